@@ -1,0 +1,86 @@
+package io.zkion.discovery.codec.ion;
+
+import com.amazon.ion.IonException;
+import com.amazon.ion.IonReader;
+import com.amazon.ion.IonWriter;
+import io.zkion.discovery.codec.CodecException;
+import io.zkion.discovery.codec.CorruptPayloadException;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.EventFormat;
+import io.zkion.discovery.codec.event.FormatId;
+import io.zkion.discovery.codec.zip.StreamingZip;
+
+/** {@link FormatId#ION_1}: an {@link IonEnvelope} header, then Ion binary in a zlib stream. */
+public final class IonEventFormat implements EventFormat {
+    static final int VERSION = 1;
+
+    private static final byte[] HEADER = IonEnvelope.header(VERSION);
+
+    private final StreamingZip zip;
+
+    public IonEventFormat(StreamingZip zip) {
+        this.zip = zip;
+    }
+
+    @Override public FormatId id() {
+        return FormatId.ION_1;
+    }
+
+    @Override public byte[] encode(EventBatch batch) {
+        return zip.zip(HEADER, out -> {
+            try (IonWriter w = IonSchema.writer(out)) {
+                IonEventCodec.writeBatch(w, batch);
+            }
+        });
+    }
+
+    @Override public EventBatch decode(byte[] data, String what) {
+        byte[] ion = inflate(data, what);
+
+        return read(ion, what, r -> IonEventCodec.readBatch(r, what));
+    }
+
+    /** Checks the envelope and returns the Ion bytes inside, for readers that copy from them. */
+    byte[] inflate(byte[] data, String what) {
+        IonEnvelope.check(data, VERSION, what);
+
+        return zip.inflate(data, IonEnvelope.LENGTH, what);
+    }
+
+    /** Wraps an Ion body: {@code writer} writes Ion values. */
+    byte[] wrap(PayloadBody body) {
+        return zip.zip(HEADER, out -> {
+            try (IonWriter w = IonSchema.writer(out)) {
+                body.write(w);
+            }
+        });
+    }
+
+    /** Writes Ion values into a payload. */
+    @FunctionalInterface
+    interface PayloadBody {
+        void write(IonWriter w) throws Exception;
+    }
+
+    /** Reads Ion values out of a payload. */
+    @FunctionalInterface
+    interface IonRead<T> {
+        T read(IonReader r) throws Exception;
+    }
+
+    /** Runs {@code body} over the Ion bytes, turning ion-java's errors on bad input into ours. */
+    static <T> T read(byte[] ion, String what, IonRead<T> body) {
+        try (IonReader r = IonSchema.reader(ion)) {
+            return body.read(r);
+        }
+        catch (CodecException e) {
+            throw e;
+        }
+        catch (IonException | IllegalStateException | IllegalArgumentException | UnsupportedOperationException e) {
+            throw new CorruptPayloadException("Invalid Ion data in " + what + ": " + e.getMessage(), e);
+        }
+        catch (Exception e) {
+            throw new CorruptPayloadException("Failed to read " + what + ": " + e, e);
+        }
+    }
+}

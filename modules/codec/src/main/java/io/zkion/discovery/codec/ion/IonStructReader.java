@@ -1,0 +1,94 @@
+package io.zkion.discovery.codec.ion;
+
+import java.util.UUID;
+import com.amazon.ion.IonReader;
+import com.amazon.ion.IonType;
+import io.zkion.discovery.codec.CorruptPayloadException;
+
+/**
+ * Reads the fields of one struct the reader has stepped into, with errors that name the field and
+ * what it is part of. Unknown fields are skipped, so a later minor revision can add fields.
+ */
+final class IonStructReader {
+    private final IonReader r;
+    private final String what;
+
+    IonStructReader(IonReader r, String what) {
+        this.r = r;
+        this.what = what;
+    }
+
+    /** Moves into the next top-level value, which must be a struct. */
+    static IonStructReader enter(IonReader r, String what) {
+        IonType t = r.next();
+
+        if (t != IonType.STRUCT)
+            throw new CorruptPayloadException(what + ": expected a struct, found " + (t == null ? "the end of data" : t));
+
+        r.stepIn();
+
+        return new IonStructReader(r, what);
+    }
+
+    /** @return Name of the next field, or {@code null} at the end of the struct. */
+    String nextField() {
+        while (r.next() != null) {
+            String name = r.getFieldName();
+
+            if (name != null)
+                return name;
+        }
+
+        return null;
+    }
+
+    void leave() {
+        r.stepOut();
+    }
+
+    long longValue(String field) {
+        expect(field, IonType.INT);
+
+        return r.longValue();
+    }
+
+    boolean boolValue(String field) {
+        expect(field, IonType.BOOL);
+
+        return r.booleanValue();
+    }
+
+    String symbol(String field) {
+        expect(field, IonType.SYMBOL);
+
+        return r.stringValue();
+    }
+
+    UUID uuid(String field) {
+        expect(field, IonType.STRING);
+
+        try {
+            return UUID.fromString(r.stringValue());
+        }
+        catch (IllegalArgumentException e) {
+            throw new CorruptPayloadException(what + ": field '" + field + "' is not a UUID: " + e.getMessage());
+        }
+    }
+
+    byte[] blob(String field) {
+        expect(field, IonType.BLOB);
+
+        return r.newBytes();
+    }
+
+    private void expect(String field, IonType type) {
+        if (r.getType() != type || r.isNullValue())
+            throw new CorruptPayloadException(what + ": field '" + field + "' should be " + type + ", is " + r.getType());
+    }
+
+    /** Fails unless a required field was seen. */
+    static void require(boolean seen, String field, String what) {
+        if (!seen)
+            throw new CorruptPayloadException(what + ": required field '" + field + "' is missing");
+    }
+}

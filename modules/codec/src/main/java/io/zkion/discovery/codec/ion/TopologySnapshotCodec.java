@@ -1,0 +1,94 @@
+package io.zkion.discovery.codec.ion;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import com.amazon.ion.IonReader;
+import com.amazon.ion.IonType;
+import io.zkion.discovery.codec.CorruptPayloadException;
+import io.zkion.discovery.codec.ion.IonSchema.F;
+
+/**
+ * The topology a joining node receives: a small header, then every node's record. The records are
+ * byte-copied from the Ion each node's record got when it joined, so a join costs a memory copy per node,
+ * not a serialisation.
+ */
+public final class TopologySnapshotCodec {
+    private final IonEventFormat format;
+    private final CopyStats stats;
+
+    public TopologySnapshotCodec(IonEventFormat format, CopyStats stats) {
+        this.format = format;
+        this.stats = stats;
+    }
+
+    /** @param records Each an output of {@link NodeRecord#encode()}. */
+    public byte[] encode(long topVer, Collection<byte[]> records) {
+        return format.wrap(w -> {
+            w.stepIn(IonType.STRUCT);
+            w.setFieldName(F.TOP_VER);
+            w.writeInt(topVer);
+            w.setFieldName(F.COUNT);
+            w.writeInt(records.size());
+            w.stepOut();
+
+            for (byte[] rec : records) {
+                // One reader per record: ion-java caches the symbol table check per writer table object.
+                IonValueCopier copier = new IonValueCopier(rec, stats);
+
+                if (copier.reader().next() != IonType.STRUCT)
+                    throw new IllegalArgumentException("Not a node record: " + rec.length + " bytes");
+
+                copier.copyCurrent(w);
+            }
+        });
+    }
+
+    /** Decodes a snapshot; the records come in the order they were written. */
+    public Snapshot decode(byte[] data, String what) {
+        byte[] ion = format.inflate(data, what);
+
+        return IonEventFormat.read(ion, what, r -> read(r, what));
+    }
+
+    private static Snapshot read(IonReader r, String what) {
+        IonStructReader s = IonStructReader.enter(r, what + " header");
+        long topVer = -1;
+        long count = -1;
+
+        for (String f = s.nextField(); f != null; f = s.nextField()) {
+            if (F.TOP_VER.equals(f))
+                topVer = s.longValue(f);
+            else if (F.COUNT.equals(f))
+                count = s.longValue(f);
+        }
+
+        s.leave();
+
+        IonStructReader.require(topVer >= 0, F.TOP_VER, what);
+
+        if (count < 0 || count > Integer.MAX_VALUE)
+            throw new CorruptPayloadException(what + ": header field 'count' is missing or out of range: " + count);
+
+        List<NodeRecord> nodes = new ArrayList<>((int)Math.min(count, 1024));
+
+        for (int i = 0; i < count; i++)
+            nodes.add(NodeRecord.read(r, what + " node " + i));
+
+        if (r.next() != null)
+            throw new CorruptPayloadException(what + ": unexpected " + r.getType() + " after " + count + " nodes");
+
+        return new Snapshot(topVer, nodes);
+    }
+
+    /** A decoded snapshot. */
+    public static final class Snapshot {
+        public final long topVer;
+        public final List<NodeRecord> nodes;
+
+        Snapshot(long topVer, List<NodeRecord> nodes) {
+            this.topVer = topVer;
+            this.nodes = nodes;
+        }
+    }
+}

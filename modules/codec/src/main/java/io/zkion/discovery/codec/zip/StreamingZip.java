@@ -1,0 +1,228 @@
+package io.zkion.discovery.codec.zip;
+
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.function.Supplier;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
+import io.zkion.discovery.codec.CodecException;
+import io.zkion.discovery.codec.CorruptPayloadException;
+import io.zkion.discovery.codec.PayloadTooLargeException;
+import org.apache.ignite.IgniteCheckedException;
+import org.apache.ignite.marshaller.Marshaller;
+
+/**
+ * Compressed marshalling that never holds the uncompressed form whole.
+ * <p>
+ * Writing streams the marshaller's output through a buffered {@link java.util.zip.DeflaterOutputStream}
+ * at default settings, so the result is a plain zlib stream that Ignite's own
+ * {@code InflaterInputStream} + unmarshal reads unchanged. Reading checks the whole stream first
+ * (zlib checksum, size limit, no trailing bytes) and only then hands it to the decoder: a corrupt or
+ * truncated payload fails with a {@link CorruptPayloadException} before a decoder can be fooled into a
+ * huge allocation by a flipped length field.
+ * <p>
+ * Instances are immutable and thread-safe.
+ */
+public final class StreamingZip {
+    /** Default limit on the inflated size of one payload. */
+    public static final long DEFAULT_MAX_INFLATED_BYTES = 256L * 1024 * 1024;
+
+    private static final StreamingZip DEFAULT = new StreamingZip(DEFAULT_MAX_INFLATED_BYTES);
+
+    private static final byte[] NO_PREFIX = new byte[0];
+
+    private final long maxInflatedBytes;
+
+    /** Where deflaters come from; tests substitute one that records {@link Deflater#end()}. */
+    private final Supplier<Deflater> deflaters;
+
+    public StreamingZip(long maxInflatedBytes) {
+        this(maxInflatedBytes, Deflater::new);
+    }
+
+    StreamingZip(long maxInflatedBytes, Supplier<Deflater> deflaters) {
+        if (maxInflatedBytes <= 0)
+            throw new IllegalArgumentException("maxInflatedBytes must be positive: " + maxInflatedBytes);
+
+        this.maxInflatedBytes = maxInflatedBytes;
+        this.deflaters = deflaters;
+    }
+
+    /** @return An instance with {@link #DEFAULT_MAX_INFLATED_BYTES}. */
+    public static StreamingZip defaults() {
+        return DEFAULT;
+    }
+
+    public long maxInflatedBytes() {
+        return maxInflatedBytes;
+    }
+
+    /** Marshals {@code obj} straight into a zlib stream. */
+    public byte[] marshalZip(Marshaller marsh, Object obj) throws IgniteCheckedException {
+        try {
+            return zip(out -> marsh.marshal(obj, out));
+        }
+        catch (CodecException e) {
+            throw new IgniteCheckedException("Failed to marshal and compress " + className(obj), e);
+        }
+    }
+
+    /** Reads what {@link #marshalZip} (or Ignite's materialise-then-zip) wrote. */
+    public <T> T unmarshalZip(Marshaller marsh, byte[] zipped, ClassLoader ldr, String what)
+        throws IgniteCheckedException {
+        return unzip(zipped, what, in -> marsh.unmarshal(in, ldr));
+    }
+
+    /**
+     * Compresses what {@code writer} writes. The Deflater is ended on every path.
+     *
+     * @throws CodecException If the writer fails; its exception is the cause.
+     */
+    public byte[] zip(PayloadWriter writer) {
+        return zip(NO_PREFIX, writer);
+    }
+
+    /**
+     * Like {@link #zip(PayloadWriter)}, with {@code prefix} written uncompressed before the zlib stream: a
+     * format header that a reader must see before it inflates anything.
+     */
+    public byte[] zip(byte[] prefix, PayloadWriter writer) {
+        ZipScratch scratch = ZipScratch.claim();
+        Deflater deflater = deflaters.get();
+
+        try {
+            scratch.out().write(prefix, 0, prefix.length);
+
+            PooledStreams.Deflating deflating = new PooledStreams.Deflating(scratch.out(), deflater, scratch.deflated);
+            OutputStream buffered = new PooledStreams.Buffered(deflating, scratch.stage);
+
+            writer.writeTo(buffered);
+
+            buffered.flush();
+            deflating.finish();
+
+            return scratch.out().toByteArray();
+        }
+        catch (CodecException e) {
+            throw e;
+        }
+        catch (Exception e) {
+            throw new CodecException("Failed to write a compressed payload: " + e, e);
+        }
+        finally {
+            deflater.end();
+            scratch.release();
+        }
+    }
+
+    /**
+     * Verifies {@code zipped} and then lets {@code reader} decode its inflated bytes.
+     *
+     * @param what What the bytes are, for error messages (a znode path, say).
+     */
+    public <T> T unzip(byte[] zipped, String what, PayloadReader<T> reader) {
+        return unzip(zipped, 0, what, reader);
+    }
+
+    /** Like {@link #unzip(byte[], String, PayloadReader)}, for a zlib stream that starts at {@code off}. */
+    public <T> T unzip(byte[] zipped, int off, String what, PayloadReader<T> reader) {
+        long inflatedSize = verify(zipped, off, what);
+        Inflater inflater = new Inflater();
+        InputStream raw = new ByteArrayInputStream(zipped, off, zipped.length - off);
+
+        try (InputStream in = new InflaterInputStream(raw, inflater, 4096)) {
+            return reader.readFrom(in);
+        }
+        catch (CodecException e) {
+            throw e;
+        }
+        catch (Exception e) {
+            throw new CorruptPayloadException("Failed to decode " + what + " (" + zipped.length
+                + " bytes, " + inflatedSize + " inflated): " + e.getMessage(), e);
+        }
+        finally {
+            inflater.end();
+        }
+    }
+
+    /**
+     * Inflates {@code zipped} into nothing, checking the zlib checksum, the size limit and that nothing follows
+     * the stream.
+     *
+     * @return The inflated size.
+     */
+    public long verify(byte[] zipped, String what) {
+        return verify(zipped, 0, what);
+    }
+
+    /** Like {@link #verify(byte[], String)}, for a zlib stream that starts at {@code off}. */
+    public long verify(byte[] zipped, int off, String what) {
+        return inflate(zipped, off, what, null);
+    }
+
+    /**
+     * Inflates a whole zlib stream into memory, with the checks of {@link #verify}. For formats whose
+     * readers need the bytes in an array (ion-java copies values only out of arrays).
+     */
+    public byte[] inflate(byte[] zipped, int off, String what) {
+        ByteSink sink = new ByteSink(Math.max(64, Math.min(4 * (zipped.length - off), 1 << 20)));
+
+        inflate(zipped, off, what, sink);
+
+        return sink.toByteArray();
+    }
+
+    private long inflate(byte[] zipped, int off, String what, ByteSink into) {
+        if (zipped == null || zipped.length <= off)
+            throw new CorruptPayloadException(what + " is empty: expected a zlib stream");
+
+        Inflater inflater = new Inflater();
+        ZipScratch scratch = ZipScratch.claim();
+
+        try {
+            inflater.setInput(zipped, off, zipped.length - off);
+
+            byte[] chunk = scratch.stage;
+            long total = 0;
+
+            while (!inflater.finished()) {
+                int n = inflater.inflate(chunk);
+
+                total += n;
+
+                if (total > maxInflatedBytes)
+                    throw new PayloadTooLargeException(what, maxInflatedBytes);
+
+                if (into != null)
+                    into.write(chunk, 0, n);
+
+                if (n == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new CorruptPayloadException("Truncated zlib stream in " + what + ": input ended after "
+                        + zipped.length + " bytes, " + total + " inflated, before the end of the stream");
+                }
+            }
+
+            if (inflater.getRemaining() > 0) {
+                throw new CorruptPayloadException(what + " has " + inflater.getRemaining()
+                    + " unexpected bytes after the end of its zlib stream");
+            }
+
+            return total;
+        }
+        catch (DataFormatException e) {
+            throw new CorruptPayloadException("Corrupt zlib stream in " + what + " (" + zipped.length + " bytes): "
+                + e.getMessage(), e);
+        }
+        finally {
+            inflater.end();
+            scratch.release();
+        }
+    }
+
+    private static String className(Object obj) {
+        return obj == null ? "null" : obj.getClass().getName();
+    }
+}
