@@ -6,7 +6,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
-import io.zkion.discovery.codec.CorruptPayloadException;
 
 /**
  * A run of events with consecutive ids, headed by the state of the cluster after the last of them:
@@ -30,6 +29,11 @@ public final class EventBatch implements Serializable {
             if (this.events.get(i).eventId() != this.events.get(i - 1).eventId() + 1)
                 throw new IllegalArgumentException("Event ids of a batch must be consecutive: " + this.events);
         }
+
+        if (!this.events.isEmpty() && this.events.get(this.events.size() - 1).eventId() > eventIdCounter) {
+            throw new IllegalArgumentException("Event id " + this.events.get(this.events.size() - 1).eventId()
+                + " is past the event id counter " + eventIdCounter);
+        }
     }
 
     public UUID clusterId() {
@@ -51,14 +55,6 @@ public final class EventBatch implements Serializable {
     /** @return Id of the first event, or {@code eventIdCounter + 1} when empty. */
     public long firstEventId() {
         return events.isEmpty() ? eventIdCounter + 1 : events.get(0).eventId();
-    }
-
-    /** Checks what a decoder cannot check value by value. */
-    void validate(String what) {
-        if (!events.isEmpty() && events.get(events.size() - 1).eventId() > eventIdCounter) {
-            throw new CorruptPayloadException(what + ": event id " + events.get(events.size() - 1).eventId()
-                + " is past the header's event id counter " + eventIdCounter);
-        }
     }
 
     @Override public boolean equals(Object o) {

@@ -174,6 +174,11 @@ public final class IonEventCodec {
         if (r.next() != null)
             throw new CorruptPayloadException(what + ": unexpected " + r.getType() + " after " + h.count + " events");
 
-        return new EventBatch(h.clusterId, h.topVer, h.counter, events);
+        try {
+            return new EventBatch(h.clusterId, h.topVer, h.counter, events);
+        }
+        catch (IllegalArgumentException e) {
+            throw new CorruptPayloadException(what + ": " + e.getMessage());
+        }
     }
 }

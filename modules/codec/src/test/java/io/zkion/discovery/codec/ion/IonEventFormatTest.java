@@ -1,0 +1,186 @@
+package io.zkion.discovery.codec.ion;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import io.zkion.discovery.codec.CorruptPayloadException;
+import io.zkion.discovery.codec.LegacyZip;
+import io.zkion.discovery.codec.UnsupportedFormatException;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.codec.event.FormatId;
+import io.zkion.discovery.codec.event.JdkMarshallers;
+import io.zkion.discovery.codec.event.JdkZlibEventFormat;
+import io.zkion.discovery.codec.zip.StreamingZip;
+import org.junit.Test;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+public class IonEventFormatTest {
+    private final IonEventFormat ion = new IonEventFormat(StreamingZip.defaults());
+    private final JdkZlibEventFormat jdk = new JdkZlibEventFormat(JdkMarshallers.create(), StreamingZip.defaults());
+    private final EventFormats formats = new EventFormats(Arrays.asList(ion, jdk));
+
+    @Test public void roundTripsEveryKind() {
+        EventBatch b = Events.batch(41, 10, 300);
+        byte[] data = ion.encode(b);
+
+        assertEquals('Z', data[0]);
+        assertEquals('K', data[1]);
+        assertEquals(1, data[2]);
+        assertEquals(b, ion.decode(data, "t"));
+        assertEquals(b, formats.decode(data, "t"));
+        assertEquals(FormatId.ION_1, EventFormats.detect(data, "t"));
+    }
+
+    @Test public void theBodyIsAStandardZlibStream() throws Exception {
+        byte[] data = ion.encode(Events.batch(1, 3, 10));
+        byte[] plain = LegacyZip.inflate(Arrays.copyOfRange(data, IonEnvelope.LENGTH, data.length));
+
+        // Ion binary version marker.
+        assertArrayEquals(new byte[] {(byte)0xE0, 1, 0, (byte)0xEA}, Arrays.copyOf(plain, 4));
+    }
+
+    @Test public void jdkFormatIsDetectedAndDecoded() {
+        EventBatch b = Events.batch(7, 4, 50);
+        byte[] data = jdk.encode(b);
+
+        assertEquals(FormatId.JDK_ZLIB, EventFormats.detect(data, "t"));
+        assertEquals(b, formats.decode(data, "t"));
+    }
+
+    @Test public void emptyBatchRoundTrips() {
+        EventBatch b = new EventBatch(Events.CLUSTER, 3, 99, new ArrayList<>());
+
+        assertEquals(b, ion.decode(ion.encode(b), "t"));
+    }
+
+    @Test public void unknownVersionIsRefusedByNumber() {
+        byte[] data = ion.encode(Events.batch(1, 2, 10));
+
+        data[2] = 7;
+
+        for (Runnable r : new Runnable[] {() -> ion.decode(data, "/root/log/e-1"), () -> formats.decode(data, "/root/log/e-1")}) {
+            try {
+                r.run();
+                fail();
+            }
+            catch (UnsupportedFormatException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("version 7") && e.getMessage().contains("/root/log/e-1"));
+            }
+        }
+    }
+
+    @Test public void foreignBytesAreNamed() {
+        try {
+            formats.decode("{\"json\":1}".getBytes(), "/root/log/e-9");
+            fail();
+        }
+        catch (CorruptPayloadException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("/root/log/e-9") && e.getMessage().contains("0x7B"));
+        }
+    }
+
+    @Test public void formatUnknownToTheNodeIsRefused() {
+        EventFormats ionOnly = new EventFormats(Arrays.asList(ion));
+
+        try {
+            ionOnly.decode(jdk.encode(Events.batch(1, 1, 1)), "x");
+            fail();
+        }
+        catch (UnsupportedFormatException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("jdk-zlib"));
+        }
+    }
+
+    /** The window without its acked head plus new events: the kept events are byte-copied, none re-encoded. */
+    @Test public void windowRewriteCopiesKeptEvents() {
+        EventBatch window = Events.batch(100, 20, 200);
+        CopyStats stats = new CopyStats();
+        IonWindowRewriter rewriter = new IonWindowRewriter(ion, stats);
+        List<DiscoveryEvent> appended = Events.sample(120, 3, 64, 5);
+
+        byte[] out = rewriter.rewrite(ion.encode(window), 104, 77, appended, "window");
+        EventBatch result = ion.decode(out, "window");
+
+        List<DiscoveryEvent> expected = new ArrayList<>(window.events().subList(5, 20));
+        expected.addAll(appended);
+
+        assertEquals(expected, result.events());
+        assertEquals(77, result.topVer());
+        assertEquals(122, result.eventIdCounter());
+        assertEquals(15, stats.copied());
+        assertEquals(0, stats.reencoded());
+        assertTrue(stats.copiedBytes() > 9 * 200); // 9 of the 15 carry 200 bytes of data
+    }
+
+    @Test public void windowRewriteDroppingEverything() {
+        CopyStats stats = new CopyStats();
+        byte[] out = new IonWindowRewriter(ion, stats).rewrite(ion.encode(Events.batch(1, 5, 10)), 5, 9,
+            new ArrayList<>(), "w");
+        EventBatch result = ion.decode(out, "w");
+
+        assertTrue(result.events().isEmpty());
+        assertEquals(5, result.eventIdCounter());
+        assertEquals(0, stats.copied());
+    }
+
+    /** A snapshot is assembled from records encoded once: every record is a byte copy. */
+    @Test public void snapshotCopiesRecords() {
+        List<NodeRecord> nodes = new ArrayList<>();
+        List<byte[]> encoded = new ArrayList<>();
+
+        for (int i = 0; i < 12; i++) {
+            NodeRecord r = new NodeRecord(Events.node(i), i + 1, i % 4 == 3, new byte[500 + i]);
+
+            nodes.add(r);
+            encoded.add(r.encode());
+        }
+
+        CopyStats stats = new CopyStats();
+        TopologySnapshotCodec codec = new TopologySnapshotCodec(ion, stats);
+        TopologySnapshotCodec.Snapshot snap = codec.decode(codec.encode(12, encoded), "snap");
+
+        assertEquals(12, snap.topVer);
+        assertEquals(nodes, snap.nodes);
+        assertEquals(12, stats.copied());
+        assertEquals(0, stats.reencoded());
+    }
+
+    /** A record from outside our symbol table still lands correctly, re-encoded, and is counted so. */
+    @Test public void foreignRecordFallsBackToReencoding() {
+        byte[] foreign = IonText.parseIon("{id:\"" + Events.node(1) + "\", order:1, client:false, data:{{AAAA}}, extra:x}",
+            "foreign");
+        CopyStats stats = new CopyStats();
+        TopologySnapshotCodec codec = new TopologySnapshotCodec(ion, stats);
+        TopologySnapshotCodec.Snapshot snap = codec.decode(codec.encode(1, Arrays.asList(foreign)), "snap");
+
+        assertEquals(Events.node(1), snap.nodes.get(0).id());
+        assertEquals(0, stats.copied());
+        assertEquals(1, stats.reencoded());
+    }
+
+    @Test public void ionTextRoundTrips() {
+        EventBatch b = Events.batch(1, 6, 20);
+        IonText text = new IonText(ion);
+        String rendered = text.render(ion.encode(b), "t");
+
+        assertTrue(rendered, rendered.contains("kind:joined") || rendered.contains("kind: joined"));
+        assertTrue(rendered, rendered.contains(Events.CLUSTER.toString()));
+        assertEquals(b, ion.decode(text.parse(rendered, "t"), "t"));
+    }
+
+    @Test public void badIonTextIsNamed() {
+        try {
+            new IonText(ion).parse("{kind: joined, id: ", "dump.ion");
+            fail();
+        }
+        catch (CorruptPayloadException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("dump.ion"));
+        }
+    }
+}
