@@ -27,11 +27,7 @@ public final class IonEventFormat implements EventFormat {
     }
 
     @Override public byte[] encode(EventBatch batch) {
-        return zip.zip(HEADER, out -> {
-            try (IonWriter w = IonSchema.writer(out)) {
-                IonEventCodec.writeBatch(w, batch);
-            }
-        });
+        return wrap(w -> IonEventCodec.writeBatch(w, batch));
     }
 
     @Override public EventBatch decode(byte[] data, String what) {
@@ -49,11 +45,7 @@ public final class IonEventFormat implements EventFormat {
 
     /** Wraps an Ion body: {@code writer} writes Ion values. */
     byte[] wrap(PayloadBody body) {
-        return zip.zip(HEADER, out -> {
-            try (IonWriter w = IonSchema.writer(out)) {
-                body.write(w);
-            }
-        });
+        return zip.zip(HEADER, out -> ReusableIonWriter.write(out, body::write));
     }
 
     /** Writes Ion values into a payload. */

@@ -52,10 +52,13 @@ public final class IonText {
     public static byte[] parseIon(String text, String what) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(text.length());
 
-        try (IonWriter w = IonSchema.writer(out)) {
-            copyAll(text, what, w);
+        try {
+            ReusableIonWriter.write(out, w -> copyAll(text, what, w));
         }
-        catch (IOException e) {
+        catch (CodecException e) {
+            throw e;
+        }
+        catch (Exception e) {
             throw new CodecException("Failed to write the Ion of " + what, e);
         }
 

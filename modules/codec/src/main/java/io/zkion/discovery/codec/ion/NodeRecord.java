@@ -47,8 +47,8 @@ public final class NodeRecord {
     public byte[] encode() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(data.length + 96);
 
-        try (IonWriter w = IonSchema.writer(out)) {
-            write(w);
+        try {
+            ReusableIonWriter.write(out, this::write);
         }
         catch (Exception e) {
             throw new CodecException("Failed to encode the record of node " + id, e);

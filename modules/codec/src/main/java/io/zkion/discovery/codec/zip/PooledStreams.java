@@ -1,6 +1,7 @@
 package io.zkion.discovery.codec.zip;
 
 import java.io.BufferedOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.util.zip.Deflater;
 import java.util.zip.DeflaterOutputStream;
@@ -14,11 +15,18 @@ final class PooledStreams {
     private PooledStreams() {
     }
 
-    /** A {@link BufferedOutputStream} over a caller-owned buffer. */
+    /**
+     * A {@link BufferedOutputStream} over a caller-owned buffer. Closing it only flushes: payload writers
+     * (an Ion writer, say) close what they are given, and the deflater must still be finished after them.
+     */
     static final class Buffered extends BufferedOutputStream {
         Buffered(OutputStream out, byte[] buffer) {
             super(out, 1);
             buf = buffer;
+        }
+
+        @Override public void close() throws IOException {
+            flush();
         }
     }
 

@@ -37,6 +37,37 @@ public class IonEventFormatTest {
         assertEquals(FormatId.ION_1, EventFormats.detect(data, "t"));
     }
 
+    /** The per-thread writer is reused: every payload must still be a complete, self-contained Ion stream. */
+    @Test public void reusedWriterWritesCompleteStreams() {
+        EventBatch a = Events.batch(1, 3, 10);
+        EventBatch b = Events.batch(9, 2, 20);
+        byte[] first = ion.encode(a);
+
+        ion.encode(b);
+        new NodeRecord(Events.node(1), 1, false, new byte[3]).encode();
+
+        assertArrayEquals(first, ion.encode(a));
+        assertEquals(b, ion.decode(ion.encode(b), "b"));
+    }
+
+    /** A payload writer that fails half-way must not poison the next payload on the same thread. */
+    @Test public void failedWriteDoesNotPoisonTheNext() {
+        try {
+            ion.wrap(w -> {
+                w.stepIn(com.amazon.ion.IonType.STRUCT);
+                throw new IllegalStateException("boom");
+            });
+            fail();
+        }
+        catch (RuntimeException expected) {
+            assertTrue(expected.getMessage(), expected.getMessage().contains("boom"));
+        }
+
+        EventBatch a = Events.batch(1, 3, 10);
+
+        assertEquals(a, ion.decode(ion.encode(a), "a"));
+    }
+
     @Test public void theBodyIsAStandardZlibStream() throws Exception {
         byte[] data = ion.encode(Events.batch(1, 3, 10));
         byte[] plain = LegacyZip.inflate(Arrays.copyOfRange(data, IonEnvelope.LENGTH, data.length));
