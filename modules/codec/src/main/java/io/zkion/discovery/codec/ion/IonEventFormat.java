@@ -30,6 +30,11 @@ public final class IonEventFormat implements EventFormat {
         return wrap(w -> IonEventCodec.writeBatch(w, batch));
     }
 
+    /** Reads a payload written by {@link #wrap}: checks the envelope, inflates, then runs {@code body}. */
+    public <T> T unwrap(byte[] payload, String what, IonRead<T> body) {
+        return read(inflate(payload, what), what, body);
+    }
+
     @Override public EventBatch decode(byte[] data, String what) {
         byte[] ion = inflate(data, what);
 
@@ -37,31 +42,31 @@ public final class IonEventFormat implements EventFormat {
     }
 
     /** Checks the envelope and returns the Ion bytes inside, for readers that copy from them. */
-    byte[] inflate(byte[] data, String what) {
+    public byte[] inflate(byte[] data, String what) {
         IonEnvelope.check(data, VERSION, what);
 
         return zip.inflate(data, IonEnvelope.LENGTH, what);
     }
 
-    /** Wraps an Ion body: {@code writer} writes Ion values. */
-    byte[] wrap(PayloadBody body) {
+    /** Wraps an Ion body into a payload: {@code body} writes Ion values. */
+    public byte[] wrap(PayloadBody body) {
         return zip.zip(HEADER, out -> ReusableIonWriter.write(out, body::write));
     }
 
     /** Writes Ion values into a payload. */
     @FunctionalInterface
-    interface PayloadBody {
+    public interface PayloadBody {
         void write(IonWriter w) throws Exception;
     }
 
     /** Reads Ion values out of a payload. */
     @FunctionalInterface
-    interface IonRead<T> {
+    public interface IonRead<T> {
         T read(IonReader r) throws Exception;
     }
 
     /** Runs {@code body} over the Ion bytes, turning ion-java's errors on bad input into ours. */
-    static <T> T read(byte[] ion, String what, IonRead<T> body) {
+    public static <T> T read(byte[] ion, String what, IonRead<T> body) {
         try (IonReader r = IonSchema.reader(ion)) {
             return body.read(r);
         }

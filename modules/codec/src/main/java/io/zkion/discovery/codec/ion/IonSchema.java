@@ -35,6 +35,14 @@ public final class IonSchema {
         F.KIND, F.ID, F.NODE, F.DATA, F.ORDER, F.CLIENT,
         "joined", "left", "failed", "custom", "ack");
 
+    /**
+     * Version 2 adds the symbols of the control records (state, alive, join). Version 1 payloads import
+     * version 1 and still resolve through the catalog.
+     */
+    private static final List<String> SYMBOLS_V2_ADDED = Arrays.asList(
+        F.FORMATS, F.ACK, F.OK, F.REASON, F.START_TIME, F.FORMAT, F.COORDINATOR, F.RECORD, F.JOIN_DATA,
+        F.SNAPSHOT, F.COMMON);
+
     /** Field names. */
     public static final class F {
         public static final String CLUSTER = "cluster";
@@ -48,16 +56,28 @@ public final class IonSchema {
         public static final String DATA = "data";
         public static final String ORDER = "order";
         public static final String CLIENT = "client";
+        public static final String FORMATS = "formats";
+        public static final String ACK = "ack";
+        public static final String OK = "ok";
+        public static final String REASON = "reason";
+        public static final String START_TIME = "startTime";
+        public static final String FORMAT = "format";
+        public static final String COORDINATOR = "coordinator";
+        public static final String RECORD = "record";
+        public static final String JOIN_DATA = "joinData";
+        public static final String SNAPSHOT = "snapshot";
+        public static final String COMMON = "common";
 
         private F() {
         }
     }
 
-    private static final IonSystem SYSTEM = IonSystemBuilder.standard().build();
+    private static final SimpleCatalog CATALOG = new SimpleCatalog();
 
-    private static final SymbolTable TABLE = SYSTEM.newSharedSymbolTable(TABLE_NAME, 1, SYMBOLS_V1.iterator());
+    private static final IonSystem SYSTEM = IonSystemBuilder.standard().withCatalog(CATALOG).build();
 
-    private static final IonCatalog CATALOG = newCatalog();
+    /** The table writers import: version 2, which extends version 1. */
+    private static final SymbolTable TABLE = tables();
 
     /** Built once: the builder binds a block pool, and building one per writer costs an IonSystem. */
     private static final _Private_IonManagedBinaryWriterBuilder WRITERS = writers(true);
@@ -69,12 +89,15 @@ public final class IonSchema {
     private IonSchema() {
     }
 
-    private static IonCatalog newCatalog() {
-        SimpleCatalog c = new SimpleCatalog();
+    private static SymbolTable tables() {
+        // Version 2 is declared as an extension of version 1, which ion-java looks up in the catalog.
+        CATALOG.putTable(SYSTEM.newSharedSymbolTable(TABLE_NAME, 1, SYMBOLS_V1.iterator()));
 
-        c.putTable(TABLE);
+        SymbolTable v2 = SYSTEM.newSharedSymbolTable(TABLE_NAME, 2, SYMBOLS_V2_ADDED.iterator());
 
-        return c;
+        CATALOG.putTable(v2);
+
+        return v2;
     }
 
     private static _Private_IonManagedBinaryWriterBuilder writers(boolean streamCopy) {

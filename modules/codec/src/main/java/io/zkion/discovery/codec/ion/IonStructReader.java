@@ -9,17 +9,17 @@ import io.zkion.discovery.codec.CorruptPayloadException;
  * Reads the fields of one struct the reader has stepped into, with errors that name the field and
  * what it is part of. Unknown fields are skipped, so a later minor revision can add fields.
  */
-final class IonStructReader {
+public final class IonStructReader {
     private final IonReader r;
     private final String what;
 
-    IonStructReader(IonReader r, String what) {
+    public IonStructReader(IonReader r, String what) {
         this.r = r;
         this.what = what;
     }
 
     /** Moves into the next top-level value, which must be a struct. */
-    static IonStructReader enter(IonReader r, String what) {
+    public static IonStructReader enter(IonReader r, String what) {
         IonType t = r.next();
 
         if (t != IonType.STRUCT)
@@ -30,8 +30,18 @@ final class IonStructReader {
         return new IonStructReader(r, what);
     }
 
+    /** Moves into the value the reader is on, which must be a struct (a struct nested in a field, say). */
+    public static IonStructReader enterCurrent(IonReader r, String what) {
+        if (r.getType() != IonType.STRUCT || r.isNullValue())
+            throw new CorruptPayloadException(what + ": expected a struct, found " + r.getType());
+
+        r.stepIn();
+
+        return new IonStructReader(r, what);
+    }
+
     /** @return Name of the next field, or {@code null} at the end of the struct. */
-    String nextField() {
+    public String nextField() {
         while (r.next() != null) {
             String name = r.getFieldName();
 
@@ -42,29 +52,29 @@ final class IonStructReader {
         return null;
     }
 
-    void leave() {
+    public void leave() {
         r.stepOut();
     }
 
-    long longValue(String field) {
+    public long longValue(String field) {
         expect(field, IonType.INT);
 
         return r.longValue();
     }
 
-    boolean boolValue(String field) {
+    public boolean boolValue(String field) {
         expect(field, IonType.BOOL);
 
         return r.booleanValue();
     }
 
-    String symbol(String field) {
+    public String symbol(String field) {
         expect(field, IonType.SYMBOL);
 
         return r.stringValue();
     }
 
-    UUID uuid(String field) {
+    public UUID uuid(String field) {
         expect(field, IonType.STRING);
 
         try {
@@ -75,10 +85,36 @@ final class IonStructReader {
         }
     }
 
-    byte[] blob(String field) {
+    public byte[] blob(String field) {
         expect(field, IonType.BLOB);
 
         return r.newBytes();
+    }
+
+    public String string(String field) {
+        expect(field, IonType.STRING);
+
+        return r.stringValue();
+    }
+
+    /** Reads a list of strings. */
+    public java.util.List<String> strings(String field) {
+        expect(field, IonType.LIST);
+
+        java.util.List<String> out = new java.util.ArrayList<>();
+
+        r.stepIn();
+
+        while (r.next() != null) {
+            if (r.getType() != IonType.STRING || r.isNullValue())
+                throw new CorruptPayloadException(what + ": field '" + field + "' should hold strings, holds " + r.getType());
+
+            out.add(r.stringValue());
+        }
+
+        r.stepOut();
+
+        return out;
     }
 
     private void expect(String field, IonType type) {
@@ -87,7 +123,7 @@ final class IonStructReader {
     }
 
     /** Fails unless a required field was seen. */
-    static void require(boolean seen, String field, String what) {
+    public static void require(boolean seen, String field, String what) {
         if (!seen)
             throw new CorruptPayloadException(what + ": required field '" + field + "' is missing");
     }

@@ -1,0 +1,98 @@
+package io.zkion.discovery.codec.msg;
+
+import java.io.IOException;
+import java.util.UUID;
+import com.amazon.ion.IonReader;
+import com.amazon.ion.IonType;
+import com.amazon.ion.IonWriter;
+import io.zkion.discovery.codec.ion.IonSchema.F;
+import io.zkion.discovery.codec.ion.IonStructReader;
+
+/**
+ * What the coordinator keeps in the {@code state} znode: the counters it continues from and the format
+ * it writes. Every log append sets it with a version check, which also fences a deposed coordinator.
+ */
+public final class ClusterState {
+    public final UUID clusterId;
+    public final long gridStartTime;
+    public final long topVer;
+    public final long eventId;
+    public final String format;
+    public final UUID coordinator;
+
+    public ClusterState(UUID clusterId, long gridStartTime, long topVer, long eventId, String format, UUID coordinator) {
+        this.clusterId = clusterId;
+        this.gridStartTime = gridStartTime;
+        this.topVer = topVer;
+        this.eventId = eventId;
+        this.format = format;
+        this.coordinator = coordinator;
+    }
+
+    public ClusterState with(long topVer, long eventId, String format, UUID coordinator) {
+        return new ClusterState(clusterId, gridStartTime, topVer, eventId, format, coordinator);
+    }
+
+    void write(IonWriter w) throws IOException {
+        w.stepIn(IonType.STRUCT);
+        w.setFieldName(F.CLUSTER);
+        w.writeString(clusterId.toString());
+        w.setFieldName(F.START_TIME);
+        w.writeInt(gridStartTime);
+        w.setFieldName(F.TOP_VER);
+        w.writeInt(topVer);
+        w.setFieldName(F.COUNTER);
+        w.writeInt(eventId);
+        w.setFieldName(F.FORMAT);
+        w.writeString(format);
+        w.setFieldName(F.COORDINATOR);
+        w.writeString(coordinator.toString());
+        w.stepOut();
+    }
+
+    static ClusterState read(IonReader r, String what) {
+        return parse(IonStructReader.enter(r, what), what);
+    }
+
+    /** Reads the struct the reader is on. */
+    static ClusterState readCurrent(IonReader r, String what) {
+        return parse(IonStructReader.enterCurrent(r, what), what);
+    }
+
+    private static ClusterState parse(IonStructReader s, String what) {
+        UUID cluster = null;
+        UUID crd = null;
+        long start = -1;
+        long topVer = -1;
+        long evt = -1;
+        String format = null;
+
+        for (String f = s.nextField(); f != null; f = s.nextField()) {
+            switch (f) {
+                case F.CLUSTER: cluster = s.uuid(f); break;
+                case F.START_TIME: start = s.longValue(f); break;
+                case F.TOP_VER: topVer = s.longValue(f); break;
+                case F.COUNTER: evt = s.longValue(f); break;
+                case F.FORMAT: format = s.string(f); break;
+                case F.COORDINATOR: crd = s.uuid(f); break;
+                default:
+            }
+        }
+
+        s.leave();
+
+        IonStructReader.require(cluster != null, F.CLUSTER, what);
+        IonStructReader.require(start >= 0, F.START_TIME, what);
+        IonStructReader.require(topVer >= 0, F.TOP_VER, what);
+        IonStructReader.require(evt >= 0, F.COUNTER, what);
+        IonStructReader.require(format != null, F.FORMAT, what);
+        IonStructReader.require(crd != null, F.COORDINATOR, what);
+
+        return new ClusterState(cluster, start, topVer, evt, format, crd);
+    }
+
+    @Override public String toString() {
+        return "ClusterState[cluster=" + clusterId + ", topVer=" + topVer + ", eventId=" + eventId + ", format=" + format
+            + ", coordinator=" + coordinator + "]";
+    }
+}

@@ -1,0 +1,53 @@
+package io.zkion.discovery.codec.msg;
+
+import io.zkion.discovery.codec.ion.IonEventFormat;
+import io.zkion.discovery.codec.zip.StreamingZip;
+
+/**
+ * Encodes and decodes the SPI's control records (cluster state, alive info, join request and result,
+ * joined-event data). They use the Ion envelope of the event format, so every znode the SPI writes
+ * starts with a format id and reads back as Ion text in a dump.
+ */
+public final class ControlCodec {
+    private final IonEventFormat ion;
+
+    public ControlCodec(StreamingZip zip) {
+        this.ion = new IonEventFormat(zip);
+    }
+
+    public IonEventFormat ion() {
+        return ion;
+    }
+
+    public byte[] encode(ClusterState s) {
+        return ion.wrap(s::write);
+    }
+
+    public ClusterState decodeState(byte[] data, String what) {
+        return ion.unwrap(data, what, r -> ClusterState.read(r, what));
+    }
+
+    public byte[] encode(AliveInfo a) {
+        return ion.wrap(a::write);
+    }
+
+    public AliveInfo decodeAlive(byte[] data, String what) {
+        return ion.unwrap(data, what, r -> AliveInfo.read(r, what));
+    }
+
+    public byte[] encode(JoinRequest j) {
+        return ion.wrap(j::write);
+    }
+
+    public JoinRequest decodeJoinRequest(byte[] data, String what) {
+        return ion.unwrap(data, what, r -> JoinRequest.read(r, what));
+    }
+
+    public byte[] encode(JoinResult j) {
+        return ion.wrap(j::write);
+    }
+
+    public JoinResult decodeJoinResult(byte[] data, String what) {
+        return ion.unwrap(data, what, r -> JoinResult.read(r, what));
+    }
+}

@@ -1,0 +1,77 @@
+package io.zkion.discovery.codec.msg;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.UUID;
+import com.amazon.ion.IonReader;
+import com.amazon.ion.IonType;
+import com.amazon.ion.IonWriter;
+import io.zkion.discovery.codec.ion.IonSchema.F;
+import io.zkion.discovery.codec.ion.IonStructReader;
+
+/** What a joining node asks with: itself (marshalled), its joining discovery data and the formats it reads. */
+public final class JoinRequest {
+    public final UUID nodeId;
+    public final boolean client;
+    public final List<String> formats;
+    public final byte[] node;
+    public final byte[] joinData;
+
+    public JoinRequest(UUID nodeId, boolean client, List<String> formats, byte[] node, byte[] joinData) {
+        this.nodeId = nodeId;
+        this.client = client;
+        this.formats = formats;
+        this.node = node;
+        this.joinData = joinData;
+    }
+
+    void write(IonWriter w) throws IOException {
+        w.stepIn(IonType.STRUCT);
+        w.setFieldName(F.ID);
+        w.writeString(nodeId.toString());
+        w.setFieldName(F.CLIENT);
+        w.writeBool(client);
+        w.setFieldName(F.FORMATS);
+        w.stepIn(IonType.LIST);
+
+        for (String f : formats)
+            w.writeString(f);
+
+        w.stepOut();
+        w.setFieldName(F.NODE);
+        w.writeBlob(node);
+        w.setFieldName(F.JOIN_DATA);
+        w.writeBlob(joinData);
+        w.stepOut();
+    }
+
+    static JoinRequest read(IonReader r, String what) {
+        IonStructReader s = IonStructReader.enter(r, what);
+        UUID id = null;
+        Boolean client = null;
+        List<String> formats = null;
+        byte[] node = null;
+        byte[] data = null;
+
+        for (String f = s.nextField(); f != null; f = s.nextField()) {
+            switch (f) {
+                case F.ID: id = s.uuid(f); break;
+                case F.CLIENT: client = s.boolValue(f); break;
+                case F.FORMATS: formats = s.strings(f); break;
+                case F.NODE: node = s.blob(f); break;
+                case F.JOIN_DATA: data = s.blob(f); break;
+                default:
+            }
+        }
+
+        s.leave();
+
+        IonStructReader.require(id != null, F.ID, what);
+        IonStructReader.require(client != null, F.CLIENT, what);
+        IonStructReader.require(formats != null, F.FORMATS, what);
+        IonStructReader.require(node != null, F.NODE, what);
+        IonStructReader.require(data != null, F.JOIN_DATA, what);
+
+        return new JoinRequest(id, client, formats, node, data);
+    }
+}

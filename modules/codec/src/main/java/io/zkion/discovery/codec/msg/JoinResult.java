@@ -1,0 +1,106 @@
+package io.zkion.discovery.codec.msg;
+
+import java.io.IOException;
+import com.amazon.ion.IonReader;
+import com.amazon.ion.IonType;
+import com.amazon.ion.IonWriter;
+import io.zkion.discovery.codec.ion.IonSchema.F;
+import io.zkion.discovery.codec.ion.IonStructReader;
+
+/**
+ * The coordinator's answer to a join: either the reason it was refused, or the state the new node starts
+ * from (its join event id, the cluster state, the topology snapshot and the common discovery data).
+ */
+public final class JoinResult {
+    /** Null when accepted. */
+    public final String rejection;
+    public final long joinEventId;
+    public final ClusterState state;
+    public final byte[] snapshot;
+    public final byte[] commonData;
+
+    private JoinResult(String rejection, long joinEventId, ClusterState state, byte[] snapshot, byte[] commonData) {
+        this.rejection = rejection;
+        this.joinEventId = joinEventId;
+        this.state = state;
+        this.snapshot = snapshot;
+        this.commonData = commonData;
+    }
+
+    public static JoinResult rejected(String reason) {
+        return new JoinResult(reason, 0, null, null, null);
+    }
+
+    public static JoinResult accepted(long joinEventId, ClusterState state, byte[] snapshot, byte[] commonData) {
+        return new JoinResult(null, joinEventId, state, snapshot, commonData);
+    }
+
+    public boolean ok() {
+        return rejection == null;
+    }
+
+    void write(IonWriter w) throws IOException {
+        w.stepIn(IonType.STRUCT);
+        w.setFieldName(F.OK);
+        w.writeBool(ok());
+
+        if (!ok()) {
+            w.setFieldName(F.REASON);
+            w.writeString(rejection);
+        }
+        else {
+            w.setFieldName(F.ID);
+            w.writeInt(joinEventId);
+            w.setFieldName(F.CLUSTER);
+            state.write(w);
+            w.setFieldName(F.SNAPSHOT);
+            w.writeBlob(snapshot);
+            w.setFieldName(F.COMMON);
+            w.writeBlob(commonData);
+        }
+
+        w.stepOut();
+    }
+
+    static JoinResult read(IonReader r, String what) {
+        IonStructReader s = IonStructReader.enter(r, what);
+        Boolean ok = null;
+        String reason = null;
+        long id = -1;
+        ClusterState state = null;
+        byte[] snapshot = null;
+        byte[] common = null;
+
+        for (String f = s.nextField(); f != null; f = s.nextField()) {
+            switch (f) {
+                case F.OK: ok = s.boolValue(f); break;
+                case F.REASON: reason = s.string(f); break;
+                case F.ID: id = s.longValue(f); break;
+                case F.CLUSTER:
+                    // A nested struct: ClusterState.read expects to step into it from here.
+                    state = ClusterState.readCurrent(r, what + " state");
+                    break;
+                case F.SNAPSHOT: snapshot = s.blob(f); break;
+                case F.COMMON: common = s.blob(f); break;
+                default:
+            }
+        }
+
+        s.leave();
+
+        IonStructReader.require(ok != null, F.OK, what);
+
+        if (!ok) {
+            IonStructReader.require(reason != null, F.REASON, what);
+
+            return rejected(reason);
+        }
+
+        IonStructReader.require(id > 0, F.ID, what);
+        IonStructReader.require(state != null, F.CLUSTER, what);
+        IonStructReader.require(snapshot != null, F.SNAPSHOT, what);
+        IonStructReader.require(common != null, F.COMMON, what);
+
+        return accepted(id, state, snapshot, common);
+    }
+}

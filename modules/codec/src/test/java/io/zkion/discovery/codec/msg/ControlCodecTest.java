@@ -1,0 +1,75 @@
+package io.zkion.discovery.codec.msg;
+
+import java.util.Arrays;
+import io.zkion.discovery.codec.CorruptPayloadException;
+import io.zkion.discovery.codec.ion.Events;
+import io.zkion.discovery.codec.ion.JoinedEventData;
+import io.zkion.discovery.codec.zip.StreamingZip;
+import org.junit.Test;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+public class ControlCodecTest {
+    private final ControlCodec codec = new ControlCodec(StreamingZip.defaults());
+
+    private final ClusterState state = new ClusterState(Events.CLUSTER, 1234, 7, 99, "ion-1", Events.node(2));
+
+    @Test public void stateRoundTrips() {
+        ClusterState s = codec.decodeState(codec.encode(state), "state");
+
+        assertEquals(state.toString(), s.toString());
+        assertEquals(1234, s.gridStartTime);
+    }
+
+    @Test public void aliveRoundTrips() {
+        AliveInfo a = codec.decodeAlive(codec.encode(new AliveInfo(true, Arrays.asList("ion-1", "jdk-zlib"), 42)), "a");
+
+        assertTrue(a.client);
+        assertEquals(Arrays.asList("ion-1", "jdk-zlib"), a.formats);
+        assertEquals(42, a.ack);
+    }
+
+    @Test public void joinRequestRoundTrips() {
+        JoinRequest j = codec.decodeJoinRequest(codec.encode(new JoinRequest(Events.node(3), false,
+            Arrays.asList("ion-1"), new byte[] {1, 2}, new byte[] {3})), "j");
+
+        assertEquals(Events.node(3), j.nodeId);
+        assertArrayEquals(new byte[] {1, 2}, j.node);
+        assertArrayEquals(new byte[] {3}, j.joinData);
+    }
+
+    @Test public void joinResultsRoundTrip() {
+        JoinResult ok = codec.decodeJoinResult(codec.encode(JoinResult.accepted(5, state, new byte[] {9}, new byte[] {8})), "r");
+
+        assertTrue(ok.ok());
+        assertEquals(5, ok.joinEventId);
+        assertEquals(state.toString(), ok.state.toString());
+        assertArrayEquals(new byte[] {9}, ok.snapshot);
+
+        JoinResult no = codec.decodeJoinResult(codec.encode(JoinResult.rejected("Duplicate node id")), "r");
+
+        assertFalse(no.ok());
+        assertEquals("Duplicate node id", no.rejection);
+    }
+
+    @Test public void joinedEventDataRoundTrips() {
+        JoinedEventData d = JoinedEventData.decode(new JoinedEventData(new byte[] {1}, new byte[] {2, 3}).encode(), "d");
+
+        assertArrayEquals(new byte[] {1}, d.record);
+        assertArrayEquals(new byte[] {2, 3}, d.joinData);
+    }
+
+    @Test public void wrongRecordIsNamed() {
+        try {
+            codec.decodeJoinRequest(codec.encode(state), "/root/join/x");
+            fail();
+        }
+        catch (CorruptPayloadException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("/root/join/x") && e.getMessage().contains("missing"));
+        }
+    }
+}
