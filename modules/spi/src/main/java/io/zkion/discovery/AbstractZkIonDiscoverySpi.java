@@ -1,0 +1,610 @@
+package io.zkion.discovery;
+
+import java.io.Serializable;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import io.zkion.discovery.codec.event.EventFormat;
+import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.codec.event.FormatId;
+import io.zkion.discovery.codec.event.JdkZlibEventFormat;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.zip.StreamingZip;
+import io.zkion.discovery.internal.DiscoveryHost;
+import io.zkion.discovery.internal.DiscoveryMetrics;
+import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.internal.ZkIonDiscovery;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.ignite.IgniteException;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.internal.IgniteEx;
+import org.apache.ignite.internal.managers.discovery.IgniteDiscoverySpi;
+import org.apache.ignite.internal.processors.metric.MetricRegistryImpl;
+import org.apache.ignite.internal.util.typedef.internal.U;
+import org.apache.ignite.lang.IgniteProductVersion;
+import org.apache.ignite.marshaller.Marshaller;
+import org.apache.ignite.resources.LoggerResource;
+import org.apache.ignite.spi.IgniteSpiAdapter;
+import org.apache.ignite.spi.IgniteSpiContext;
+import org.apache.ignite.spi.IgniteSpiException;
+import org.apache.ignite.spi.discovery.DiscoveryMetricsProvider;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.ignite.spi.discovery.DiscoverySpiDataExchange;
+import org.apache.ignite.spi.discovery.DiscoverySpiListener;
+import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.data.ACL;
+
+/**
+ * Everything of {@link ZkIonDiscoverySpi} that is the same on every Ignite line: configuration, lifecycle
+ * and the discovery contract, delegated to {@link ZkIonDiscovery}. The concrete class, one per Ignite
+ * line, adds what a line's {@code IgniteDiscoverySpi} declares beyond this.
+ */
+public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter implements IgniteDiscoverySpi {
+    /** Default root, the same as Ignite's stock ZooKeeper SPI. */
+    public static final String DFLT_ROOT_PATH = "/apacheIgnite";
+
+    /** ZooKeeper's own default for {@code jute.maxbuffer}. */
+    public static final int ZK_DFLT_MAX_BUFFER = 0xfffff;
+
+    @LoggerResource
+    protected IgniteLogger log;
+
+    private String zkConnectionString;
+    private String zkRootPath = DFLT_ROOT_PATH;
+    private long sessionTimeout;
+    private long joinTimeout;
+    private boolean clientReconnectDisabled;
+    private int zkRequestSizeLimit;
+    private long maxInflatedBytes = StreamingZip.DEFAULT_MAX_INFLATED_BYTES;
+    private String[] eventFormats = {FormatId.ION_1.wireName(), FormatId.JDK_ZLIB.wireName()};
+    private String zkDigestAuth;
+
+    private transient Map<String, Object> locNodeAttrs;
+    private transient IgniteProductVersion locNodeVer;
+    private transient DiscoverySpiListener lsnr;
+    private transient DiscoverySpiDataExchange exchange;
+    private transient DiscoveryMetricsProvider metricsProvider;
+    private transient DiscoverySpiNodeAuthenticator auth;
+    private transient Serializable consistentId;
+    private transient ZkIonClusterNode locNode;
+    private transient CuratorFramework client;
+    private transient volatile ZkIonDiscovery engine;
+    private final transient DiscoveryMetrics metrics = new DiscoveryMetrics();
+
+    // ---- Configuration, named and meant as on Ignite's ZookeeperDiscoverySpi.
+
+    public String getZkConnectionString() {
+        return zkConnectionString;
+    }
+
+    /** ZooKeeper servers, {@code host:port[,host:port...]}. Required. */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = false)
+    public ZkIonDiscoverySpi setZkConnectionString(String zkConnectionString) {
+        this.zkConnectionString = zkConnectionString;
+        return self();
+    }
+
+    public String getZkRootPath() {
+        return zkRootPath;
+    }
+
+    /** The znode under which the cluster keeps its state; default {@value #DFLT_ROOT_PATH}. */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
+    public ZkIonDiscoverySpi setZkRootPath(String zkRootPath) {
+        this.zkRootPath = zkRootPath;
+        return self();
+    }
+
+    public long getSessionTimeout() {
+        return sessionTimeout;
+    }
+
+    /** ZooKeeper session timeout in ms: how long a silent node counts as alive. 0: the failure detection timeout. */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
+    public ZkIonDiscoverySpi setSessionTimeout(long sessionTimeout) {
+        this.sessionTimeout = sessionTimeout;
+        return self();
+    }
+
+    public long getJoinTimeout() {
+        return joinTimeout;
+    }
+
+    /** How long a node waits to be joined, in ms; 0 waits forever. */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
+    public ZkIonDiscoverySpi setJoinTimeout(long joinTimeout) {
+        this.joinTimeout = joinTimeout;
+        return self();
+    }
+
+    public boolean isClientReconnectDisabled() {
+        return clientReconnectDisabled;
+    }
+
+    /** If true, a client that lost its session stops instead of rejoining. */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
+    public ZkIonDiscoverySpi setClientReconnectDisabled(boolean clientReconnectDisabled) {
+        this.clientReconnectDisabled = clientReconnectDisabled;
+        return self();
+    }
+
+    public int getZkRequestSizeLimit() {
+        return zkRequestSizeLimit;
+    }
+
+    /**
+     * Largest ZooKeeper request this SPI sends, in bytes; larger payloads are split into parts. 0: the
+     * {@code jute.maxbuffer} system property, else ZooKeeper's default of 1 MB. Keep it at most the servers' value.
+     */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
+    public ZkIonDiscoverySpi setZkRequestSizeLimit(int zkRequestSizeLimit) {
+        this.zkRequestSizeLimit = zkRequestSizeLimit;
+        return self();
+    }
+
+    public long getMaxInflatedBytes() {
+        return maxInflatedBytes;
+    }
+
+    /** Refuse payloads that inflate past this many bytes (a zip bomb, or corrupt data). */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
+    public ZkIonDiscoverySpi setMaxInflatedBytes(long maxInflatedBytes) {
+        this.maxInflatedBytes = maxInflatedBytes;
+        return self();
+    }
+
+    public String[] getEventFormats() {
+        return eventFormats.clone();
+    }
+
+    /**
+     * Event data formats this node reads ({@code ion-1}, {@code jdk-zlib}). The cluster writes the best format
+     * every node reads, so a cluster can move between formats one node at a time.
+     */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
+    public ZkIonDiscoverySpi setEventFormats(String... eventFormats) {
+        this.eventFormats = eventFormats.clone();
+        return self();
+    }
+
+    /**
+     * ZooKeeper digest credentials, {@code user:password}. When set, the SPI authenticates with them and
+     * creates every znode readable and writable by that identity only, instead of open to everyone.
+     */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
+    public ZkIonDiscoverySpi setZkDigestAuth(String zkDigestAuth) {
+        this.zkDigestAuth = zkDigestAuth;
+        return self();
+    }
+
+    /** Whether digest credentials are configured. The credentials themselves are never exposed or logged. */
+    public boolean isZkDigestAuthSet() {
+        return zkDigestAuth != null;
+    }
+
+    private ZkIonDiscoverySpi self() {
+        return (ZkIonDiscoverySpi)this;
+    }
+
+    /** Copies the configuration (not the state) into {@code to}: used by Ignite's tests for child JVMs. */
+    protected ZkIonDiscoverySpi copyConfigurationTo(ZkIonDiscoverySpi to) {
+        to.setZkConnectionString(zkConnectionString);
+        to.setZkRootPath(zkRootPath);
+        to.setSessionTimeout(sessionTimeout);
+        to.setJoinTimeout(joinTimeout);
+        to.setClientReconnectDisabled(clientReconnectDisabled);
+        to.setZkRequestSizeLimit(zkRequestSizeLimit);
+        to.setMaxInflatedBytes(maxInflatedBytes);
+        to.setEventFormats(eventFormats);
+        to.setZkDigestAuth(zkDigestAuth);
+
+        return to;
+    }
+
+    // ---- Lifecycle.
+
+    @Override public void spiStart(String igniteInstanceName) throws IgniteSpiException {
+        startStopwatch();
+
+        long sesTimeout = validateConfiguration();
+
+        locNode = createLocalNode();
+        lsnr.onLocalNodeInitialized(locNode);
+
+        client = connect(sesTimeout);
+
+        int limit = zkRequestSizeLimit > 0 ? zkRequestSizeLimit : Integer.getInteger("jute.maxbuffer", ZK_DFLT_MAX_BUFFER);
+        StreamingZip zip = new StreamingZip(maxInflatedBytes);
+        Marshaller marsh = ((IgniteEx)ignite).context().marshallerContext().jdkMarshaller();
+        ObjectCodec objects = new ObjectCodec(marsh, zip, U.resolveClassLoader(ignite.configuration()));
+
+        engine = new ZkIonDiscovery(client, zkRootPath, limit, formats(marsh, zip), new ControlCodec(zip), objects,
+            host(), locNode, joinTimeout, !clientReconnectDisabled, metrics);
+
+        try {
+            engine.start();
+        }
+        catch (RuntimeException e) {
+            stopQuietly();
+            throw e;
+        }
+
+        if (log.isInfoEnabled())
+            log.info(startedMessage());
+    }
+
+    /** @return The effective session timeout. */
+    private long validateConfiguration() {
+        if (zkConnectionString == null || zkConnectionString.trim().isEmpty()) {
+            throw new IgniteSpiException("ZkIonDiscoverySpi: zkConnectionString is not set; set it to the ZooKeeper "
+                + "servers, for example 'zk1:2181,zk2:2181,zk3:2181'");
+        }
+
+        String rootErr = io.zkion.discovery.zk.ZkPaths.validateRoot(zkRootPath);
+
+        if (rootErr != null)
+            throw new IgniteSpiException("ZkIonDiscoverySpi: " + rootErr);
+
+        if (sessionTimeout < 0)
+            throw new IgniteSpiException("ZkIonDiscoverySpi: sessionTimeout is negative (" + sessionTimeout + "); use 0 for the failure detection timeout");
+
+        if (joinTimeout < 0)
+            throw new IgniteSpiException("ZkIonDiscoverySpi: joinTimeout is negative (" + joinTimeout + "); use 0 to wait forever");
+
+        if (maxInflatedBytes <= 0)
+            throw new IgniteSpiException("ZkIonDiscoverySpi: maxInflatedBytes must be positive: " + maxInflatedBytes);
+
+        if (zkDigestAuth != null && zkDigestAuth.indexOf(':') <= 0)
+            throw new IgniteSpiException("ZkIonDiscoverySpi: zkDigestAuth must be 'user:password' (the value is not shown)");
+
+        for (String f : eventFormats) {
+            if (FormatId.ofWireName(f) == null) {
+                throw new IgniteSpiException("ZkIonDiscoverySpi: unknown event format '" + f + "'; known: "
+                    + Arrays.toString(Arrays.stream(FormatId.values()).map(FormatId::wireName).toArray()));
+            }
+        }
+
+        long t = sessionTimeout > 0 ? sessionTimeout : ignite.configuration().getFailureDetectionTimeout();
+
+        if (t > Integer.MAX_VALUE)
+            throw new IgniteSpiException("ZkIonDiscoverySpi: sessionTimeout is too large: " + t);
+
+        return t;
+    }
+
+    private EventFormats formats(Marshaller marsh, StreamingZip zip) {
+        List<EventFormat> list = new ArrayList<>();
+
+        for (String f : eventFormats) {
+            FormatId id = FormatId.ofWireName(f);
+
+            list.add(id == FormatId.ION_1 ? new io.zkion.discovery.codec.ion.IonEventFormat(zip)
+                : new JdkZlibEventFormat(marsh, zip));
+        }
+
+        return new EventFormats(list);
+    }
+
+    private CuratorFramework connect(long sesTimeout) {
+        CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
+            .connectString(zkConnectionString)
+            .sessionTimeoutMs((int)sesTimeout)
+            .connectionTimeoutMs((int)Math.min(sesTimeout, 15_000))
+            .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000));
+
+        if (zkDigestAuth != null) {
+            b.authorization("digest", zkDigestAuth.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            b.aclProvider(new org.apache.curator.framework.api.ACLProvider() {
+                @Override public List<ACL> getDefaultAcl() {
+                    return ZooDefs.Ids.CREATOR_ALL_ACL;
+                }
+
+                @Override public List<ACL> getAclForPath(String path) {
+                    return ZooDefs.Ids.CREATOR_ALL_ACL;
+                }
+            });
+        }
+
+        CuratorFramework c = b.build();
+
+        c.start();
+
+        long wait = Math.max(sesTimeout, 10_000);
+
+        try {
+            if (!c.blockUntilConnected((int)wait, TimeUnit.MILLISECONDS)) {
+                c.close();
+                throw new IgniteSpiException("ZkIonDiscoverySpi: cannot connect to ZooKeeper at '" + zkConnectionString
+                    + "' within " + wait + " ms: check zkConnectionString and that the servers are up");
+            }
+
+            int negotiated = c.getZookeeperClient().getZooKeeper().getSessionTimeout();
+
+            if (negotiated != sesTimeout) {
+                c.close();
+                throw new IgniteSpiException("ZkIonDiscoverySpi: ZooKeeper clamped the session timeout of " + sesTimeout
+                    + " ms to " + negotiated + " ms (servers allow 2 to 20 ticks by default): set sessionTimeout to a "
+                    + "value the servers accept, or change their tickTime / minSessionTimeout / maxSessionTimeout");
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            c.close();
+            throw new IgniteSpiException("Interrupted while connecting to ZooKeeper", e);
+        }
+        catch (IgniteSpiException e) {
+            throw e;
+        }
+        catch (Exception e) {
+            c.close();
+            throw new IgniteSpiException("ZkIonDiscoverySpi: failed to connect to ZooKeeper: " + e, e);
+        }
+
+        return c;
+    }
+
+    private ZkIonClusterNode createLocalNode() {
+        IgniteBiTupleAddrs a = addresses();
+        return ZkIonClusterNode.local(ignite.configuration().getNodeId(), consistentId(), locNodeVer, locNodeAttrs,
+            a.addrs, a.hostNames, Boolean.TRUE.equals(ignite.configuration().isClientMode()), metricsProvider);
+    }
+
+    /** Local addresses and host names, resolved the way Ignite's own SPIs do. */
+    private static final class IgniteBiTupleAddrs {
+        final Collection<String> addrs;
+        final Collection<String> hostNames;
+
+        IgniteBiTupleAddrs(Collection<String> addrs, Collection<String> hostNames) {
+            this.addrs = addrs;
+            this.hostNames = hostNames;
+        }
+    }
+
+    private IgniteBiTupleAddrs addresses() {
+        try {
+            InetAddress host = U.resolveLocalHost(ignite == null ? null : ignite.configuration().getLocalHost());
+            org.apache.ignite.lang.IgniteBiTuple<Collection<String>, Collection<String>> t = U.resolveLocalAddresses(host);
+
+            return new IgniteBiTupleAddrs(new ArrayList<>(t.get1()), new ArrayList<>(t.get2()));
+        }
+        catch (Exception e) {
+            throw new IgniteSpiException("Failed to resolve local addresses: " + e, e);
+        }
+    }
+
+    private DiscoveryHost host() {
+        return new DiscoveryHost() {
+            @Override public IgniteLogger log() {
+                return log;
+            }
+
+            @Override public DiscoverySpiListener listener() {
+                return lsnr;
+            }
+
+            @Override public DiscoverySpiDataExchange exchange() {
+                return exchange;
+            }
+
+            @Override public IgniteSpiContext spiContext() {
+                return getSpiContext();
+            }
+
+            @Override public DiscoverySpiNodeAuthenticator authenticator() {
+                return auth;
+            }
+
+            @Override public Map<String, Object> nodeAttributes() {
+                return locNodeAttrs;
+            }
+
+            @Override public String igniteInstanceName() {
+                return ignite == null ? null : ignite.name();
+            }
+        };
+    }
+
+    private String startedMessage() {
+        return "ZkIonDiscoverySpi started [node=" + locNode.id() + ", order=" + locNode.order() + ", zk="
+            + zkConnectionString + ", root=" + zkRootPath + (zkDigestAuth != null ? ", acl=creator-only" : "")
+            + ", topology=" + engine.topology().size() + " node(s)]";
+    }
+
+    @Override public void spiStop() throws IgniteSpiException {
+        stopQuietly();
+    }
+
+    private void stopQuietly() {
+        ZkIonDiscovery e = engine;
+
+        if (e != null)
+            e.stop();
+
+        if (client != null)
+            client.close();
+
+        engine = null;
+        client = null;
+    }
+
+    @Override protected void onContextInitialized0(IgniteSpiContext spiCtx) throws IgniteSpiException {
+        try {
+            MetricRegistryImpl reg = (MetricRegistryImpl)spiCtx.getOrCreateMetricRegistry("io.discovery.zkion");
+
+            metrics.register(reg, () -> {
+                ZkIonDiscovery e = engine;
+                return e == null ? 0 : e.topology().topVer();
+            }, () -> {
+                ZkIonDiscovery e = engine;
+                ClusterNode c = e == null ? null : e.coordinator();
+                return c == null ? null : c.id();
+            }, () -> {
+                ZkIonDiscovery e = engine;
+                return e == null ? 0 : e.pendingEntries();
+            });
+        }
+        catch (RuntimeException e) {
+            log.warning("ZkIon discovery metrics are not available: " + e);
+        }
+    }
+
+    // ---- The discovery contract.
+
+    @Override public Serializable consistentId() throws IgniteSpiException {
+        if (consistentId == null) {
+            Serializable cfgId = ignite.configuration().getConsistentId();
+
+            if (cfgId != null)
+                consistentId = cfgId;
+            else {
+                List<String> addrs = new ArrayList<>(addresses().addrs);
+                Object port = locNodeAttrs == null ? null : locNodeAttrs.get("TcpCommunicationSpi.comm.tcp.port");
+
+                Collections.sort(addrs);
+
+                consistentId = port instanceof Integer ? U.consistentId(addrs, (Integer)port) : ignite.configuration().getNodeId();
+            }
+        }
+
+        return consistentId;
+    }
+
+    @Override public Collection<ClusterNode> getRemoteNodes() {
+        ZkIonDiscovery e = engine;
+
+        return e == null ? Collections.emptyList() : e.remoteNodes();
+    }
+
+    @Override public ClusterNode getLocalNode() {
+        return locNode;
+    }
+
+    @Override public ClusterNode getNode(UUID nodeId) {
+        ZkIonDiscovery e = engine;
+
+        return e == null ? null : e.topology().node(nodeId);
+    }
+
+    @Override public boolean pingNode(UUID nodeId) {
+        ZkIonDiscovery e = engine;
+
+        return e != null && e.pingNode(nodeId);
+    }
+
+    @Override public void setNodeAttributes(Map<String, Object> attrs, IgniteProductVersion ver) {
+        locNodeAttrs = attrs;
+        locNodeVer = ver;
+    }
+
+    @Override public void setListener(DiscoverySpiListener lsnr) {
+        this.lsnr = lsnr;
+    }
+
+    @Override public void setDataExchange(DiscoverySpiDataExchange exchange) {
+        this.exchange = exchange;
+    }
+
+    @Override public void setMetricsProvider(DiscoveryMetricsProvider metricsProvider) {
+        this.metricsProvider = metricsProvider;
+    }
+
+    @Override public void disconnect() throws IgniteSpiException {
+        stopQuietly();
+    }
+
+    @Override public void setAuthenticator(DiscoverySpiNodeAuthenticator auth) {
+        this.auth = auth;
+    }
+
+    @Override public long getGridStartTime() {
+        ZkIonDiscovery e = engine;
+
+        return e == null ? 0 : e.gridStartTime();
+    }
+
+    @Override public void sendCustomEvent(DiscoverySpiCustomMessage msg) throws IgniteException {
+        ZkIonDiscovery e = engine;
+
+        if (e == null)
+            throw new IgniteException("Failed to send a custom message: ZkIonDiscoverySpi is not started");
+
+        e.sendCustom(msg);
+    }
+
+    @Override public void failNode(UUID nodeId, String warning) {
+        ZkIonDiscovery e = engine;
+
+        if (e != null)
+            e.failNode(nodeId, warning);
+    }
+
+    @Override public boolean isClientMode() throws IllegalStateException {
+        return Boolean.TRUE.equals(ignite.configuration().isClientMode());
+    }
+
+    @Override public boolean knownNode(UUID nodeId) {
+        ZkIonDiscovery e = engine;
+
+        return e != null && e.knownNode(nodeId);
+    }
+
+    @Override public boolean clientReconnectSupported() {
+        return !clientReconnectDisabled;
+    }
+
+    @Override public void clientReconnect() {
+        ZkIonDiscovery e = engine;
+
+        if (e != null)
+            e.clientReconnect();
+    }
+
+    /** Drops this node's ZooKeeper session without leaving: the others see it fail. For tests. */
+    @Override public void simulateNodeFailure() {
+        CuratorFramework c = client;
+
+        if (c != null) {
+            try {
+                c.getZookeeperClient().getZooKeeper().close();
+            }
+            catch (Exception e) {
+                log.warning("Failed to close the ZooKeeper session: " + e);
+            }
+        }
+    }
+
+    @Override public boolean supportsCommunicationFailureResolve() {
+        return false;
+    }
+
+    @Override public void resolveCommunicationFailure(ClusterNode node, Exception err) {
+        throw new UnsupportedOperationException("ZkIonDiscoverySpi does not resolve communication failures");
+    }
+
+    /** @return The engine, for diagnostics (the Ion dump) and tests; null when stopped. */
+    public ZkIonDiscovery engine() {
+        return engine;
+    }
+
+    /** @return Discovery counters of this node. */
+    public DiscoveryMetrics discoveryMetrics() {
+        return metrics;
+    }
+
+    @Override public String toString() {
+        return "ZkIonDiscoverySpi [zkConnectionString=" + zkConnectionString + ", zkRootPath=" + zkRootPath
+            + ", sessionTimeout=" + sessionTimeout + ", joinTimeout=" + joinTimeout + ", clientReconnectDisabled="
+            + clientReconnectDisabled + ", zkDigestAuth=" + (zkDigestAuth == null ? "none" : "****") + ']';
+    }
+}

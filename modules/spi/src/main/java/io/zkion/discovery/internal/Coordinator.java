@@ -1,0 +1,602 @@
+package io.zkion.discovery.internal;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import io.zkion.discovery.codec.CodecException;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.codec.event.FormatId;
+import io.zkion.discovery.codec.ion.JoinedEventData;
+import io.zkion.discovery.codec.ion.NodeRecord;
+import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
+import io.zkion.discovery.codec.msg.AliveInfo;
+import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.msg.JoinRequest;
+import io.zkion.discovery.codec.msg.JoinResult;
+import io.zkion.discovery.internal.Member.Predecoded;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.watch.PersistentWatcher;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.spi.IgniteNodeValidationResult;
+import org.apache.ignite.spi.IgniteSpiContext;
+import org.apache.ignite.spi.discovery.DiscoveryDataBag;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The elected role: the oldest live server turns what ZooKeeper shows (new alive nodes, vanished ones,
+ * queued custom messages, acks) into log entries, one {@code multi} per step, and trims what everyone acked.
+ * <p>
+ * Every commit sets {@code state} with a version check. A coordinator that lost its role without noticing
+ * fails that check and writes nothing; the pending work lives in ZooKeeper, so its successor re-derives it
+ * and no event is lost or written twice.
+ */
+final class Coordinator implements AutoCloseable {
+    /** Custom messages batched into one entry at most. */
+    private static final int MAX_BATCH = 64;
+
+    /** Entries trimmed in one multi at most. */
+    private static final int MAX_TRIM = 128;
+
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ControlCodec codec;
+    private final EventFormats formats;
+    private final ObjectCodec objects;
+    private final Member member;
+    private final DiscoveryHost host;
+    private final ZkIonClusterNode local;
+    private final DiscoveryMetrics metrics;
+    private final TopologySnapshotCodec snapshots;
+    private final Notifier notifier;
+    private final IgniteLogger log;
+
+    private final CuratorCache alive;
+    private final PersistentWatcher customWatch;
+    private volatile boolean aliveLoaded;
+
+    private ClusterState state;
+    private int stateVersion;
+
+    /** Joins refused; their alive nodes stay until the joiner reads the answer and leaves. */
+    private final Set<UUID> rejected = new HashSet<>();
+
+    Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
+        DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
+        Notifier notifier, Runnable trigger) throws Exception {
+        this.store = store;
+        this.paths = store.paths();
+        this.codec = codec;
+        this.formats = formats;
+        this.objects = objects;
+        this.member = member;
+        this.host = host;
+        this.local = local;
+        this.metrics = metrics;
+        this.snapshots = snapshots;
+        this.notifier = notifier;
+        this.log = host.log();
+
+        readState();
+
+        alive = CuratorCache.build(store.client(), paths.alive);
+        alive.listenable().addListener(CuratorCacheListener.builder()
+            .forAll((type, oldData, data) -> trigger.run())
+            .forInitialized(() -> {
+                aliveLoaded = true;
+                trigger.run();
+            })
+            .build());
+        alive.start();
+
+        customWatch = new PersistentWatcher(store.client(), paths.custom, false);
+        customWatch.getListenable().addListener(e -> trigger.run());
+        customWatch.start();
+
+        metrics.onTakeover();
+        log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + state.topVer + ']');
+    }
+
+    private void readState() throws Exception {
+        Stat stat = new Stat();
+        byte[] data = store.read(paths.state, stat);
+
+        if (data == null)
+            throw new FencedException("the cluster state znode " + paths.state + " is gone");
+
+        state = codec.decodeState(data, paths.state);
+        stateVersion = stat.getVersion();
+    }
+
+    /** Does whatever ZooKeeper shows is due. Runs on the discovery thread. */
+    void step() throws Exception {
+        if (!aliveLoaded)
+            return;
+
+        Map<UUID, ChildData> aliveNow = aliveNodes();
+
+        departures(aliveNow);
+        joins(aliveNow);
+        customs();
+        trim(aliveNow);
+    }
+
+    private Map<UUID, ChildData> aliveNodes() {
+        Map<UUID, ChildData> m = new LinkedHashMap<>();
+
+        alive.stream()
+            .filter(d -> !d.getPath().equals(paths.alive))
+            .sorted(Comparator.comparingLong(d -> d.getStat().getCzxid()))
+            .forEach(d -> {
+                UUID id = ZkPaths.nodeId(d.getPath().substring(paths.alive.length() + 1));
+
+                if (id != null)
+                    m.put(id, d);
+            });
+
+        return m;
+    }
+
+    private AliveInfo info(ChildData d) {
+        try {
+            return codec.decodeAlive(d.getData(), d.getPath());
+        }
+        catch (CodecException e) {
+            log.warning("Ignoring unreadable alive node: " + e.getMessage());
+            return null;
+        }
+    }
+
+    // ---- Nodes gone from ZooKeeper become NODE_LEFT or NODE_FAILED.
+
+    private void departures(Map<UUID, ChildData> aliveNow) throws Exception {
+        List<DiscoveryEvent> events = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
+        long topVer = state.topVer;
+        long evtId = state.eventId;
+
+        for (ZkIonClusterNode n : member.topology().members()) {
+            if (n == local || aliveNow.containsKey(n.id()))
+                continue;
+
+            boolean left = store.exists(paths.left(n.id()));
+
+            events.add(left ? DiscoveryEvent.left(++evtId, ++topVer, n.id()) : DiscoveryEvent.failed(++evtId, ++topVer, n.id()));
+
+            if (left)
+                ops.add(store.deleteOp(paths.left(n.id())));
+
+            byte[] joinedRaw = store.rawData(paths.joined(n.id()));
+
+            if (joinedRaw != null)
+                ops.addAll(store.deleteOps(paths.joined(n.id()), joinedRaw));
+        }
+
+        if (!events.isEmpty())
+            append(events, ops, state.with(topVer, evtId, currentFormat(aliveNow), local.id()), new HashMap<>());
+    }
+
+    // ---- New alive nodes with a join request become NODE_JOINED, or are refused.
+
+    private void joins(Map<UUID, ChildData> aliveNow) throws Exception {
+        rejected.retainAll(aliveNow.keySet());
+
+        for (Map.Entry<UUID, ChildData> e : aliveNow.entrySet()) {
+            UUID id = e.getKey();
+
+            if (member.topology().contains(id) || rejected.contains(id))
+                continue;
+
+            ZkStore.Payload p = store.readPayload(paths.join(id));
+
+            if (p == null)
+                continue; // Not written yet, or the joiner gave up.
+
+            join(id, p, aliveNow);
+        }
+    }
+
+    private void join(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow) throws Exception {
+        String what = paths.join(id);
+        JoinRequest req;
+        ZkIonClusterNode node;
+        Map<Integer, Serializable> joinData;
+
+        try {
+            req = codec.decodeJoinRequest(p.data, what);
+            node = objects.unmarshal(req.node, what + " node");
+            joinData = objects.unmarshal(req.joinData, what + " joining data");
+        }
+        catch (RuntimeException ex) {
+            reject(id, p, "The coordinator could not read the join request: " + ex.getMessage());
+            return;
+        }
+
+        String format = currentFormat(aliveNow);
+        String err = validate(node, joinData, req, format);
+
+        if (err != null) {
+            reject(id, p, err);
+            return;
+        }
+
+        long topVer = state.topVer + 1;
+        long evtId = state.eventId + 1;
+
+        node.order(topVer);
+
+        byte[] record = new NodeRecord(id, topVer, node.isClient(), req.node).encode();
+
+        // Ignite's order on the coordinator: joining data in, then the common data out, then the event.
+        DiscoveryDataBag joiningBag = new DiscoveryDataBag(id, node.isClient());
+
+        joiningBag.joiningNodeData(joinData);
+        host.exchange().onExchange(joiningBag);
+
+        DiscoveryDataBag collectBag = new DiscoveryDataBag(id, new HashSet<>(), node.isClient());
+
+        collectBag.joiningNodeData(joinData);
+        host.exchange().collect(collectBag);
+
+        List<byte[]> records = new ArrayList<>(member.topology().records());
+
+        records.add(record);
+
+        ClusterState next = state.with(topVer, evtId, format, local.id());
+        byte[] result = codec.encode(JoinResult.accepted(evtId, next, snapshots.encode(topVer, records),
+            objects.marshal(new HashMap<>(collectBag.commonData()))));
+
+        ZkStore.Prepared answer = store.create(paths.joined(id), result, CreateMode.PERSISTENT);
+        List<CuratorOp> ops = new ArrayList<>(answer.ops);
+
+        ops.addAll(store.deleteOps(paths.join(id), p.manifest));
+        // Setting the joiner's ack fails the whole join if its session is already gone. The ack stops short of
+        // the join event, so that its entry stays until the joiner has found it and acked it itself.
+        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(node.isClient(), req.formats, evtId - 1))));
+
+        DiscoveryEvent evt = DiscoveryEvent.joined(evtId, topVer, id, new JoinedEventData(record, req.joinData).encode());
+        Map<Long, Predecoded> pre = new HashMap<>();
+
+        pre.put(evtId, new Predecoded(null, false, true));
+
+        try {
+            append(Collections.singletonList(evt), ops, next, pre, answer);
+        }
+        catch (KeeperException.NoNodeException gone) {
+            log.info("Joining node left before its join completed [node=" + id + ']');
+        }
+    }
+
+    private String validate(ZkIonClusterNode node, Map<Integer, Serializable> joinData, JoinRequest req, String format) {
+        if (!node.id().equals(req.nodeId))
+            return "The join request of " + req.nodeId + " carries node " + node.id();
+
+        if (member.topology().contains(node.id()))
+            return "Node with the same ID already exists: " + node.id();
+
+        if (!req.formats.contains(format)) {
+            return "The joining node reads event formats " + req.formats + ", but the cluster writes " + format
+                + " and not every node reads another: upgrade the joining node";
+        }
+
+        IgniteSpiContext ctx = host.spiContext();
+        IgniteNodeValidationResult res = ctx.validateNode(node);
+
+        if (res == null) {
+            DiscoveryDataBag bag = new DiscoveryDataBag(node.id(), node.isClient());
+
+            bag.joiningNodeData(joinData);
+            res = ctx.validateNode(node, bag);
+        }
+
+        return res == null ? null : res.sendMessage();
+    }
+
+    private void reject(UUID id, ZkStore.Payload p, String reason) throws Exception {
+        log.warning("Refusing node " + id + ": " + reason);
+
+        List<CuratorOp> ops = new ArrayList<>(store.deleteOps(paths.join(id), p.manifest));
+        ZkStore.Prepared answer = store.create(paths.joined(id), codec.encode(JoinResult.rejected(reason)), CreateMode.PERSISTENT);
+
+        ops.addAll(answer.ops);
+
+        try {
+            commitFenced(ops);
+            rejected.add(id);
+        }
+        catch (Exception e) {
+            store.discard(answer);
+            throw e;
+        }
+    }
+
+    // ---- Queued custom messages become log entries, in the order they were sent.
+
+    private void customs() throws Exception {
+        List<String> names = new ArrayList<>(store.children(paths.custom));
+
+        names.sort(Comparator.comparingLong(ZkPaths::sequence));
+
+        List<DiscoveryEvent> batch = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
+        Map<Long, Predecoded> pre = new HashMap<>();
+        long evtId = state.eventId;
+
+        for (String name : names) {
+            String path = paths.custom + "/" + name;
+            ZkStore.Payload p = store.readPayload(path);
+
+            if (p == null)
+                continue;
+
+            DiscoveryEvent req;
+            DiscoverySpiCustomMessage msg;
+
+            try {
+                EventBatch b = formats.decode(p.data, path);
+
+                req = b.events().get(0);
+                msg = objects.unmarshal(req.data(), path);
+            }
+            catch (RuntimeException ex) {
+                log.error("Dropping unreadable custom message request " + path + ": " + ex.getMessage(), ex);
+                commitFenced(store.deleteOps(path, p.manifest));
+                continue;
+            }
+
+            ZkIonClusterNode sender = member.topology().node(req.nodeId());
+
+            if (sender == null) {
+                log.warning("Dropping custom message " + path + " from " + req.nodeId() + ", which is not in the topology");
+                commitFenced(store.deleteOps(path, p.manifest));
+                continue;
+            }
+
+            if (msg.isMutable()) {
+                // Ignite expects the coordinator to see a mutable message first; flush what is batched before it.
+                if (!batch.isEmpty()) {
+                    appendCustoms(batch, ops, pre, evtId);
+                    batch.clear();
+                    ops.clear();
+                    pre.clear();
+                }
+
+                mutable(path, p, req, sender, msg);
+                evtId = state.eventId;
+                continue;
+            }
+
+            batch.add(DiscoveryEvent.custom(++evtId, state.topVer, req.nodeId(), req.data()));
+            ops.addAll(store.deleteOps(path, p.manifest));
+            pre.put(evtId, new Predecoded(msg, false, false));
+
+            if (batch.size() >= MAX_BATCH) {
+                appendCustoms(batch, ops, pre, evtId);
+                batch.clear();
+                ops.clear();
+                pre.clear();
+            }
+        }
+
+        if (!batch.isEmpty())
+            appendCustoms(batch, ops, pre, evtId);
+    }
+
+    private void appendCustoms(List<DiscoveryEvent> batch, List<CuratorOp> ops, Map<Long, Predecoded> pre, long evtId)
+        throws Exception {
+        append(new ArrayList<>(batch), new ArrayList<>(ops), state.with(state.topVer, evtId, state.format, local.id()),
+            new HashMap<>(pre));
+    }
+
+    private void mutable(String path, ZkStore.Payload p, DiscoveryEvent req, ZkIonClusterNode sender,
+        DiscoverySpiCustomMessage msg) throws Exception {
+        Topology top = member.topology();
+
+        // Delivered here first and waited for: the listener may mutate it, or stop it from going further.
+        notifier.custom(top.topVer(), sender, top.nodes(), msg);
+
+        List<CuratorOp> ops = new ArrayList<>(store.deleteOps(path, p.manifest));
+        long evtId = state.eventId + 1;
+        Map<Long, Predecoded> pre = new HashMap<>();
+
+        if (msg.stopProcess()) {
+            DiscoverySpiCustomMessage ack = msg.ackMessage();
+
+            if (ack == null) {
+                commitFenced(ops);
+                return;
+            }
+
+            pre.put(evtId, new Predecoded(ack, false, false));
+            append(Collections.singletonList(DiscoveryEvent.ack(evtId, state.topVer, local.id(),
+                objects.marshal(ack))), ops, state.with(state.topVer, evtId, state.format, local.id()), pre);
+
+            return;
+        }
+
+        // Others get the sender's original bytes, as with the stock SPI: mutations stay on the coordinator.
+        pre.put(evtId, new Predecoded(msg, true, false));
+        append(Collections.singletonList(DiscoveryEvent.custom(evtId, state.topVer, req.nodeId(), req.data())),
+            ops, state.with(state.topVer, evtId, state.format, local.id()), pre);
+    }
+
+    // ---- Entries every node acked are trimmed, and the acks of their custom messages published.
+
+    private void trim(Map<UUID, ChildData> aliveNow) throws Exception {
+        long minAck = member.lastEventId();
+
+        for (ZkIonClusterNode n : member.topology().members()) {
+            if (n == local)
+                continue;
+
+            ChildData d = aliveNow.get(n.id());
+            AliveInfo a = d == null ? null : info(d);
+
+            if (a != null)
+                minAck = Math.min(minAck, a.ack);
+        }
+
+        List<LogEntry> trimmed = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
+        List<DiscoveryEvent> acks = new ArrayList<>();
+        Map<Long, Predecoded> pre = new HashMap<>();
+        long evtId = state.eventId;
+
+        for (LogEntry e : member.entries().values()) {
+            if (e.lastEventId > minAck || trimmed.size() >= MAX_TRIM)
+                break;
+
+            trimmed.add(e);
+            ops.addAll(store.deleteOps(e.path, e.manifest));
+
+            for (long id : e.customEventIds) {
+                DiscoverySpiCustomMessage msg = member.takePendingAck(id);
+                DiscoverySpiCustomMessage ack = msg == null ? null : msg.ackMessage();
+
+                if (ack != null) {
+                    acks.add(DiscoveryEvent.ack(++evtId, state.topVer, local.id(), objects.marshal(ack)));
+                    pre.put(evtId, new Predecoded(ack, false, false));
+                }
+            }
+        }
+
+        if (trimmed.isEmpty())
+            return;
+
+        if (acks.isEmpty())
+            commitFenced(ops);
+        else
+            append(acks, ops, state.with(state.topVer, evtId, state.format, local.id()), pre);
+
+        member.onTrimmed(trimmed);
+        metrics.onTrimmed(trimmed.size());
+    }
+
+    // ---- Writing.
+
+    /** The best format every alive node reads; the current one if they share none. */
+    private String currentFormat(Map<UUID, ChildData> aliveNow) {
+        Set<String> common = null;
+
+        for (ChildData d : aliveNow.values()) {
+            AliveInfo a = info(d);
+
+            if (a == null)
+                continue;
+
+            if (common == null)
+                common = new HashSet<>(a.formats);
+            else
+                common.retainAll(a.formats);
+        }
+
+        FormatId best = null;
+
+        for (FormatId f : formats.readable()) {
+            if ((common == null || common.contains(f.wireName())) && (best == null || f.preference() > best.preference()))
+                best = f;
+        }
+
+        return best == null ? state.format : best.wireName();
+    }
+
+    private void append(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
+        Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
+        FormatId fmt = FormatId.ofWireName(next.format);
+        EventBatch batch = new EventBatch(next.clusterId, next.topVer, next.eventId, events);
+        byte[] bytes = formats.get(fmt).encode(batch);
+        ZkStore.Prepared entry = store.create(paths.logPrefix(), bytes, CreateMode.PERSISTENT_SEQUENTIAL);
+        List<CuratorOp> ops = new ArrayList<>(entry.ops);
+
+        ops.addAll(extra);
+
+        List<CuratorTransactionResult> res;
+
+        try {
+            res = commitFenced(ops, next);
+        }
+        catch (Exception e) {
+            store.discard(entry);
+
+            for (ZkStore.Prepared p : alsoPrepared)
+                store.discard(p);
+
+            throw e;
+        }
+
+        String created = res.get(0).getResultPath();
+
+        metrics.onWritten(bytes.length);
+        metrics.onLogEntryWritten();
+
+        member.apply(ZkPaths.sequence(created), created, entry.manifest, batch, pre);
+    }
+
+    private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops) throws Exception {
+        return commitFenced(ops, state);
+    }
+
+    /** Commits {@code ops} with {@code next} as the new state, checked against the version last read. */
+    private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops, ClusterState next) throws Exception {
+        List<CuratorOp> all = new ArrayList<>(ops);
+
+        all.add(store.setDataOp(paths.state, codec.encode(next), stateVersion));
+
+        try {
+            List<CuratorTransactionResult> res = store.commit(all);
+
+            state = next;
+            stateVersion++;
+
+            return res;
+        }
+        catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+            if (e instanceof KeeperException.BadVersionException || paths.state.equals(e.getPath())) {
+                metrics.onCommitConflict();
+                throw new FencedException("the cluster state changed under this coordinator (" + e.getMessage() + ")");
+            }
+
+            throw e;
+        }
+    }
+
+    /** @return Ids of alive nodes, as the coordinator's cache has them. */
+    Collection<UUID> aliveIds() {
+        return aliveNodes().keySet();
+    }
+
+    ClusterState state() {
+        return state;
+    }
+
+    @Override public void close() {
+        try {
+            customWatch.close();
+        }
+        catch (Exception ignored) {
+            // Closing anyway.
+        }
+
+        alive.close();
+    }
+}

@@ -1,0 +1,27 @@
+package io.zkion.discovery.internal;
+
+import java.util.Map;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.spi.IgniteSpiContext;
+import org.apache.ignite.spi.discovery.DiscoverySpiDataExchange;
+import org.apache.ignite.spi.discovery.DiscoverySpiListener;
+import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
+
+/** What the engine needs from Ignite, through the SPI that Ignite configured. */
+public interface DiscoveryHost {
+    IgniteLogger log();
+
+    DiscoverySpiListener listener();
+
+    DiscoverySpiDataExchange exchange();
+
+    /** The SPI context; before the kernal starts, Ignite's dummy one. */
+    IgniteSpiContext spiContext();
+
+    DiscoverySpiNodeAuthenticator authenticator();
+
+    /** Fresh node attributes, for a client that rejoins. */
+    Map<String, Object> nodeAttributes();
+
+    String igniteInstanceName();
+}

@@ -1,0 +1,310 @@
+package io.zkion.discovery.internal;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.codec.event.FormatId;
+import io.zkion.discovery.codec.ion.JoinedEventData;
+import io.zkion.discovery.codec.ion.NodeRecord;
+import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
+import io.zkion.discovery.codec.msg.AliveInfo;
+import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.msg.JoinRequest;
+import io.zkion.discovery.codec.msg.JoinResult;
+import io.zkion.discovery.internal.Member.Predecoded;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.curator.framework.recipes.watch.PersistentWatcher;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.spi.IgniteSpiException;
+import org.apache.ignite.spi.discovery.DiscoveryDataBag;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The join handshake, as an explicit sequence: publish the request, announce the node alive, then either
+ * found the cluster (no live cluster in ZooKeeper) or wait for the coordinator's answer.
+ */
+final class Joiner {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ControlCodec codec;
+    private final EventFormats formats;
+    private final ObjectCodec objects;
+    private final DiscoveryHost host;
+    private final ZkIonClusterNode local;
+    private final Notifier notifier;
+    private final TopologySnapshotCodec snapshots;
+    private final long joinTimeout;
+    private final IgniteLogger log;
+
+    Joiner(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, DiscoveryHost host,
+        ZkIonClusterNode local, Notifier notifier, TopologySnapshotCodec snapshots, long joinTimeout) {
+        this.store = store;
+        this.paths = store.paths();
+        this.codec = codec;
+        this.formats = formats;
+        this.objects = objects;
+        this.host = host;
+        this.local = local;
+        this.notifier = notifier;
+        this.snapshots = snapshots;
+        this.joinTimeout = joinTimeout;
+        this.log = host.log();
+    }
+
+    /** What a join ends with. */
+    static final class Joined {
+        final Member member;
+        final ClusterState state;
+
+        Joined(Member member, ClusterState state) {
+            this.member = member;
+            this.state = state;
+        }
+    }
+
+    /**
+     * Makes the member this join hands over to. Called before this node's own join is notified: Ignite sends
+     * custom messages while it handles that notification, so the engine must count as joined already.
+     */
+    interface MemberFactory {
+        Member create(ClusterState state);
+    }
+
+    Joined join(MemberFactory members) throws Exception {
+        UUID id = local.id();
+
+        if (store.exists(paths.alive(id)))
+            throw new IgniteSpiException("Node with the same ID already exists: " + id + " (" + paths.alive(id) + " is alive)");
+
+        List<String> readable = formatNames();
+        byte[] request = codec.encode(new JoinRequest(id, local.isClient(), readable, objects.marshal(local), joiningData()));
+
+        store.deleteQuietly(paths.joined(id)); // An answer left from an earlier attempt with this id.
+
+        ZkStore.Prepared req = store.create(paths.join(id), request, CreateMode.EPHEMERAL);
+
+        try {
+            store.commit(req.ops);
+        }
+        catch (Exception e) {
+            store.discard(req);
+            throw e;
+        }
+
+        store.client().create().withMode(CreateMode.EPHEMERAL).forPath(paths.alive(id),
+            codec.encode(new AliveInfo(local.isClient(), readable, 0)));
+
+        Semaphore answered = new Semaphore(0);
+
+        try (PersistentWatcher w = new PersistentWatcher(store.client(), paths.joined(id), false)) {
+            w.getListenable().addListener(e -> answered.release());
+            w.start();
+
+            long start = System.currentTimeMillis();
+            long nextLog = start + 10_000;
+
+            while (true) {
+                Joined founded = tryFound(members, request.length);
+
+                if (founded != null)
+                    return founded;
+
+                ZkStore.Payload answer = store.readPayload(paths.joined(id));
+
+                if (answer != null)
+                    return answered(answer.data, members);
+
+                long now = System.currentTimeMillis();
+
+                if (joinTimeout > 0 && now - start > joinTimeout) {
+                    throw new IgniteSpiException("Failed to join the cluster within joinTimeout=" + joinTimeout
+                        + " ms: no coordinator answered (is a server node running with the same zkRootPath "
+                        + paths.root + "?)");
+                }
+
+                if (now >= nextLog) {
+                    log.info("Waiting for the coordinator to answer the join of " + id + " under " + paths.root);
+                    nextLog = now + 10_000;
+                }
+
+                // A watch wakes us at once; the timeout only re-checks whether the cluster died meanwhile.
+                answered.tryAcquire(1, TimeUnit.SECONDS);
+                answered.drainPermits();
+            }
+        }
+    }
+
+    private List<String> formatNames() {
+        List<String> names = new ArrayList<>();
+
+        for (FormatId f : formats.readable())
+            names.add(f.wireName());
+
+        return names;
+    }
+
+    private byte[] joiningData() {
+        DiscoveryDataBag bag = new DiscoveryDataBag(local.id(), local.isClient());
+
+        host.exchange().collect(bag);
+
+        return objects.marshal(new HashMap<>(bag.joiningNodeData()));
+    }
+
+    /**
+     * Founds the cluster when ZooKeeper holds none alive: no state, or a state no live member backs (the
+     * whole cluster stopped or died). Servers only; a client waits for one.
+     *
+     * @return The join, or null if there is a live cluster or another node founded it first.
+     */
+    private Joined tryFound(MemberFactory members, int requestSize) throws Exception {
+        if (local.isClient())
+            return null;
+
+        Stat stat = new Stat();
+        byte[] current = store.read(paths.state, stat);
+
+        if (current != null && clusterAlive(codec.decodeState(current, paths.state)))
+            return null;
+
+        if (current != null)
+            sweepDeadCluster();
+
+        UUID id = local.id();
+        String format = bestFormat();
+        ClusterState state = new ClusterState(UUID.randomUUID(), System.currentTimeMillis(), 1, 1, format, id);
+
+        local.order(1);
+
+        byte[] record = new NodeRecord(id, 1, false, objects.marshal(local)).encode();
+        EventBatch batch = new EventBatch(state.clusterId, 1, 1, Collections.singletonList(
+            DiscoveryEvent.joined(1, 1, id, new JoinedEventData(record, objects.marshal(new HashMap<Integer, Serializable>())).encode())));
+        byte[] entry = formats.get(FormatId.ofWireName(format)).encode(batch);
+        ZkStore.Prepared logEntry = store.create(paths.logPrefix(), entry, CreateMode.PERSISTENT_SEQUENTIAL);
+        List<CuratorOp> ops = new ArrayList<>(logEntry.ops);
+        byte[] stateBytes = codec.encode(state);
+
+        ops.add(current == null
+            ? store.client().transactionOp().create().forPath(paths.state, stateBytes)
+            : store.setDataOp(paths.state, stateBytes, stat.getVersion()));
+        ops.addAll(store.deleteOps(paths.join(id), store.rawData(paths.join(id))));
+        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(false, formatNames(), 1))));
+
+        List<CuratorTransactionResult> res;
+
+        try {
+            res = store.commit(ops);
+        }
+        catch (KeeperException.NodeExistsException | KeeperException.BadVersionException raced) {
+            store.discard(logEntry);
+            local.order(0); // Not ours after all: keep waiting for the coordinator.
+
+            return null;
+        }
+
+        String created = res.get(0).getResultPath();
+        Member m = members.create(state);
+        Map<Long, Predecoded> pre = new HashMap<>();
+
+        pre.put(1L, new Predecoded(null, false, true));
+        m.apply(ZkPaths.sequence(created), created, logEntry.manifest, batch, pre);
+
+        log.info("Started a new cluster [id=" + state.clusterId + ", root=" + paths.root + ", format=" + format + ']');
+
+        return new Joined(m, state);
+    }
+
+    /** @return Whether any alive node has joined (its ack is past zero): then the cluster in ZooKeeper is live. */
+    private boolean clusterAlive(ClusterState state) throws Exception {
+        // The usual case in one call: the coordinator named in the state is alive.
+        if (store.exists(paths.alive(state.coordinator)))
+            return true;
+
+        for (String name : store.children(paths.alive)) {
+            byte[] data = store.rawData(paths.alive + "/" + name);
+
+            if (data != null && codec.decodeAlive(data, paths.alive + "/" + name).ack > 0)
+                return true;
+        }
+
+        return false;
+    }
+
+    /** Removes what a dead cluster left, so that the new one starts clean. Best effort. */
+    private void sweepDeadCluster() throws Exception {
+        log.info("No live member backs the cluster state under " + paths.root + ": starting a new cluster there");
+
+        for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left}) {
+            for (String name : store.children(dir)) {
+                if (!dir.equals(paths.joined) || !name.equals(local.id().toString()))
+                    store.deleteQuietly(dir + "/" + name);
+            }
+        }
+    }
+
+    private String bestFormat() {
+        FormatId best = null;
+
+        for (FormatId f : formats.readable()) {
+            if (best == null || f.preference() > best.preference())
+                best = f;
+        }
+
+        return best.wireName();
+    }
+
+    private Joined answered(byte[] data, MemberFactory members) throws Exception {
+        UUID id = local.id();
+        JoinResult r = codec.decodeJoinResult(data, paths.joined(id));
+
+        store.deleteQuietly(paths.joined(id));
+
+        if (!r.ok()) {
+            store.deleteQuietly(paths.alive(id));
+            store.deleteQuietly(paths.join(id));
+
+            throw new IgniteSpiException(r.rejection);
+        }
+
+        TopologySnapshotCodec.Snapshot snap = snapshots.decode(r.snapshot, paths.joined(id) + " snapshot");
+        List<ZkIonClusterNode> nodes = new ArrayList<>(snap.nodes.size());
+        Map<UUID, byte[]> records = new HashMap<>();
+
+        for (NodeRecord rec : snap.nodes) {
+            ZkIonClusterNode n = rec.id().equals(id) ? local : objects.unmarshal(rec.data(), "node " + rec.id());
+
+            n.order(rec.order());
+            nodes.add(n);
+            records.put(rec.id(), rec.encode());
+        }
+
+        Topology top = Topology.of(r.state.topVer, nodes, records);
+        Map<Integer, Serializable> common = objects.unmarshal(r.commonData, paths.joined(id) + " common data");
+        DiscoveryDataBag bag = new DiscoveryDataBag(id, local.isClient());
+
+        bag.commonData(common);
+        host.exchange().onExchange(bag);
+
+        Member m = members.create(r.state);
+
+        m.start(r.state.clusterId, top, r.joinEventId);
+        notifier.joined(r.state.topVer, local, top.nodes());
+
+        return new Joined(m, r.state);
+    }
+}

@@ -1,0 +1,326 @@
+package io.zkion.discovery.internal;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import io.zkion.discovery.codec.CodecException;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.codec.event.EventKind;
+import io.zkion.discovery.codec.ion.JoinedEventData;
+import io.zkion.discovery.codec.ion.NodeRecord;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.spi.IgniteSpiException;
+import org.apache.ignite.spi.discovery.DiscoveryDataBag;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+
+/**
+ * A node's view of the cluster, kept by applying the event log in order: the topology, the last event
+ * applied, and the entries not yet trimmed. Every node is a member; the coordinator is a member that
+ * also writes the log, and applies its own entries as it commits them.
+ */
+final class Member {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final EventFormats formats;
+    private final ObjectCodec objects;
+    private final Notifier notifier;
+    private final DiscoveryHost host;
+    private final DiscoveryMetrics metrics;
+    private final IgniteLogger log;
+    private final ZkIonClusterNode local;
+
+    /** Consulted when the log says this node left or failed: it is no longer part of the cluster. */
+    private final Runnable onExcluded;
+
+    private volatile Topology topology = Topology.EMPTY;
+    private long lastEventId;
+    private long lastSeq = -1;
+    private UUID clusterId;
+
+    /** Untrimmed entries this node has applied, by sequence number. */
+    private final TreeMap<Long, LogEntry> entries = new TreeMap<>();
+
+    /** Custom messages delivered and not yet trimmed, by event id: their acks are due once all nodes have them. */
+    private final TreeMap<Long, DiscoverySpiCustomMessage> pendingAcks = new TreeMap<>();
+
+    Member(ZkStore store, EventFormats formats, ObjectCodec objects, Notifier notifier, DiscoveryHost host,
+        DiscoveryMetrics metrics, ZkIonClusterNode local, Runnable onExcluded) {
+        this.store = store;
+        this.paths = store.paths();
+        this.formats = formats;
+        this.objects = objects;
+        this.notifier = notifier;
+        this.host = host;
+        this.metrics = metrics;
+        this.log = host.log();
+        this.local = local;
+        this.onExcluded = onExcluded;
+    }
+
+    Topology topology() {
+        return topology;
+    }
+
+    long lastEventId() {
+        return lastEventId;
+    }
+
+    UUID clusterId() {
+        return clusterId;
+    }
+
+    TreeMap<Long, LogEntry> entries() {
+        return entries;
+    }
+
+    DiscoverySpiCustomMessage takePendingAck(long eventId) {
+        return pendingAcks.remove(eventId);
+    }
+
+    /** Starts from a join: the topology of the join result, events after {@code joinEventId} still to apply. */
+    void start(UUID clusterId, Topology initial, long joinEventId) throws Exception {
+        this.clusterId = clusterId;
+        this.topology = initial;
+        this.lastEventId = joinEventId;
+        this.lastSeq = findEntry(joinEventId) - 1;
+    }
+
+    /** @return Sequence number of the entry holding {@code eventId}, searching from the newest. */
+    private long findEntry(long eventId) throws Exception {
+        List<String> names = sortedLog();
+
+        for (int i = names.size() - 1; i >= 0; i--) {
+            String path = paths.log + "/" + names.get(i);
+            ZkStore.Payload p = store.readPayload(path);
+
+            if (p == null)
+                continue;
+
+            EventBatch b = formats.decode(p.data, path);
+
+            if (b.clusterId().equals(clusterId) && b.firstEventId() <= eventId)
+                return ZkPaths.sequence(names.get(i));
+        }
+
+        throw new IgniteSpiException("The event log has no entry with event " + eventId + " (the join event)");
+    }
+
+    private List<String> sortedLog() throws Exception {
+        List<String> names = new ArrayList<>(store.children(paths.log));
+
+        names.sort((a, b) -> Long.compare(ZkPaths.sequence(a), ZkPaths.sequence(b)));
+
+        return names;
+    }
+
+    /**
+     * Reads and applies every entry this node has not seen, then forgets entries that were trimmed.
+     *
+     * @return How many events were applied, and whether one was a custom message.
+     */
+    Applied catchUp() throws Exception {
+        Applied total = new Applied();
+        List<String> names = sortedLog();
+        Map<Long, Boolean> present = new HashMap<>();
+
+        for (String name : names) {
+            long seq = ZkPaths.sequence(name);
+
+            present.put(seq, Boolean.TRUE);
+
+            if (seq <= lastSeq)
+                continue;
+
+            String path = paths.log + "/" + name;
+            ZkStore.Payload p = store.readPayload(path);
+
+            if (p == null)
+                continue; // Trimmed meanwhile: only entries this node acked can be.
+
+            metrics.onRead(p.data.length);
+
+            EventBatch batch = decode(p.data, path);
+
+            if (clusterId != null && !batch.clusterId().equals(clusterId)) {
+                log.warning("Skipping " + path + ": it belongs to cluster " + batch.clusterId() + ", not " + clusterId);
+                lastSeq = seq;
+                continue;
+            }
+
+            total.add(apply(seq, path, p.manifest, batch, Collections.emptyMap()));
+        }
+
+        forgetTrimmed(present);
+
+        return total;
+    }
+
+    private EventBatch decode(byte[] data, String path) {
+        try {
+            return formats.decode(data, path);
+        }
+        catch (CodecException e) {
+            // Never skip: a skipped entry would silently fork this node's view from the cluster's.
+            throw new IgniteSpiException("Corrupt event log entry " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void forgetTrimmed(Map<Long, Boolean> present) {
+        while (!entries.isEmpty() && !present.containsKey(entries.firstKey())) {
+            LogEntry e = entries.pollFirstEntry().getValue();
+
+            pendingAcks.headMap(e.lastEventId, true).clear();
+        }
+    }
+
+    /** Forgets entries the coordinator (this node) just trimmed. */
+    void onTrimmed(List<LogEntry> trimmed) {
+        for (LogEntry e : trimmed) {
+            entries.remove(e.seq);
+            pendingAcks.headMap(e.lastEventId, true).clear();
+        }
+    }
+
+    /**
+     * Applies the events of one entry that are newer than the last applied.
+     *
+     * @param predelivered Custom messages the coordinator already handed to Ignite, by event id, or
+     *      decoded objects to use instead of unmarshalling (see {@link Predecoded}).
+     */
+    Applied apply(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered) {
+        Applied applied = new Applied();
+        List<Long> customIds = new ArrayList<>();
+
+        if (clusterId == null)
+            clusterId = batch.clusterId();
+
+        for (DiscoveryEvent e : batch.events()) {
+            if (e.eventId() <= lastEventId)
+                continue;
+
+            Predecoded pre = predelivered.get(e.eventId());
+
+            switch (e.kind()) {
+                case NODE_JOINED: onJoined(e, path, pre); break;
+                case NODE_LEFT:
+                case NODE_FAILED: onRemoved(e); break;
+                default:
+                    if (e.kind() == EventKind.CUSTOM)
+                        customIds.add(e.eventId());
+
+                    applied.custom = true;
+                    onCustom(e, path, pre);
+            }
+
+            lastEventId = e.eventId();
+            applied.events++;
+        }
+
+        lastSeq = Math.max(lastSeq, seq);
+
+        if (!batch.events().isEmpty())
+            entries.put(seq, new LogEntry(seq, path, batch.events().get(batch.events().size() - 1).eventId(), customIds, manifest));
+
+        return applied;
+    }
+
+    private void onJoined(DiscoveryEvent e, String path, Predecoded pre) {
+        JoinedEventData d = JoinedEventData.decode(e.data(), path + " event " + e.eventId());
+        NodeRecord rec = NodeRecord.decode(d.record, path + " node record");
+        ZkIonClusterNode node;
+
+        if (rec.id().equals(local.id()))
+            node = local; // Our own join, applied by the coordinator that created the cluster.
+        else {
+            node = objects.unmarshal(rec.data(), path + " node " + rec.id());
+
+            if (pre == null || !pre.exchanged) {
+                Map<Integer, Serializable> joinData = objects.unmarshal(d.joinData, path + " joining data");
+                DiscoveryDataBag bag = new DiscoveryDataBag(node.id(), node.isClient());
+
+                bag.joiningNodeData(joinData);
+                host.exchange().onExchange(bag);
+            }
+        }
+
+        node.order(rec.order());
+
+        // The map first: Ignite asks the SPI whether a node is alive while it handles the notification.
+        topology = topology.withJoined(e.topVer(), node, d.record);
+
+        notifier.joined(e.topVer(), node, topology.nodes());
+    }
+
+    private void onRemoved(DiscoveryEvent e) {
+        ZkIonClusterNode node = topology.node(e.nodeId());
+
+        if (node == null) {
+            log.warning("Event " + e + " removes a node this node does not know; ignored");
+            return;
+        }
+
+        topology = topology.without(e.topVer(), e.nodeId());
+
+        if (node.id().equals(local.id())) {
+            onExcluded.run();
+            return;
+        }
+
+        if (e.kind() == EventKind.NODE_LEFT)
+            notifier.left(e.topVer(), node, topology.nodes());
+        else
+            notifier.failed(e.topVer(), node, topology.nodes());
+    }
+
+    private void onCustom(DiscoveryEvent e, String path, Predecoded pre) {
+        ZkIonClusterNode sender = topology.node(e.nodeId());
+
+        if (sender == null) {
+            // The coordinator only logs messages of topology members; this would be a corrupt log.
+            throw new IgniteSpiException(path + ": custom event " + e.eventId() + " from " + e.nodeId()
+                + ", which is not in the topology");
+        }
+
+        DiscoverySpiCustomMessage msg = pre != null ? pre.msg : objects.unmarshal(e.data(), path + " custom event " + e.eventId());
+
+        if (pre == null || !pre.delivered)
+            notifier.custom(topology.topVer(), sender, topology.nodes(), msg);
+
+        // An ack message is never acked in turn (Ignite builds a fresh ack from some acks, without end).
+        if (!local.isClient() && e.kind() == EventKind.CUSTOM)
+            pendingAcks.put(e.eventId(), msg);
+    }
+
+    /** What a coordinator already did with an event it appends. */
+    static final class Predecoded {
+        final DiscoverySpiCustomMessage msg;
+        final boolean delivered;
+        final boolean exchanged;
+
+        Predecoded(DiscoverySpiCustomMessage msg, boolean delivered, boolean exchanged) {
+            this.msg = msg;
+            this.delivered = delivered;
+            this.exchanged = exchanged;
+        }
+    }
+
+    /** A tally of applied events. */
+    static final class Applied {
+        int events;
+        boolean custom;
+
+        void add(Applied o) {
+            events += o.events;
+            custom |= o.custom;
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.zkion.discovery.internal;
+
+import java.util.Collection;
+import java.util.Collections;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.events.EventType;
+import org.apache.ignite.internal.events.DiscoveryCustomEvent;
+import org.apache.ignite.lang.IgniteFuture;
+import org.apache.ignite.spi.discovery.DiscoveryNotification;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.ignite.spi.discovery.DiscoverySpiListener;
+
+/**
+ * Hands events to Ignite's discovery listener, one at a time, on the discovery thread. Membership events
+ * wait for the listener's future, as Ignite expects; a custom message waits only when it is mutable.
+ */
+public final class Notifier {
+    private final DiscoverySpiListener lsnr;
+    private final IgniteLogger log;
+    private final DiscoveryMetrics metrics;
+
+    public Notifier(DiscoverySpiListener lsnr, IgniteLogger log, DiscoveryMetrics metrics) {
+        this.lsnr = lsnr;
+        this.log = log;
+        this.metrics = metrics;
+    }
+
+    public void joined(long topVer, ClusterNode node, Collection<ClusterNode> snapshot) {
+        metrics.onJoined();
+        notify(EventType.EVT_NODE_JOINED, topVer, node, snapshot, null, true);
+    }
+
+    public void left(long topVer, ClusterNode node, Collection<ClusterNode> snapshot) {
+        metrics.onLeft();
+        notify(EventType.EVT_NODE_LEFT, topVer, node, snapshot, null, true);
+    }
+
+    public void failed(long topVer, ClusterNode node, Collection<ClusterNode> snapshot) {
+        metrics.onFailed();
+        notify(EventType.EVT_NODE_FAILED, topVer, node, snapshot, null, true);
+    }
+
+    /** @return The listener's future, already complete when the message is mutable. */
+    public IgniteFuture<?> custom(long topVer, ClusterNode sender, Collection<ClusterNode> snapshot,
+        DiscoverySpiCustomMessage msg) {
+        metrics.onCustom();
+
+        return notify(DiscoveryCustomEvent.EVT_DISCOVERY_CUSTOM_EVT, topVer, sender, snapshot, msg, msg.isMutable());
+    }
+
+    public void segmented(long topVer, ClusterNode local, Collection<ClusterNode> snapshot) {
+        notify(EventType.EVT_NODE_SEGMENTED, topVer, local, snapshot, null, true);
+    }
+
+    public void disconnected(long topVer, ClusterNode local, Collection<ClusterNode> snapshot) {
+        notify(EventType.EVT_CLIENT_NODE_DISCONNECTED, topVer, local, snapshot, null, true);
+    }
+
+    public void reconnected(long topVer, ClusterNode local, Collection<ClusterNode> snapshot) {
+        notify(EventType.EVT_CLIENT_NODE_RECONNECTED, topVer, local, snapshot, null, true);
+    }
+
+    private IgniteFuture<?> notify(int type, long topVer, ClusterNode node, Collection<ClusterNode> snapshot,
+        DiscoverySpiCustomMessage msg, boolean await) {
+        if (log.isDebugEnabled())
+            log.debug("Discovery notification [type=" + type + ", topVer=" + topVer + ", node=" + node.id() + ']');
+
+        // Ignite keeps its own bounded history for SPIs that declare history support; an empty map is enough.
+        IgniteFuture<?> fut = lsnr.onDiscovery(new DiscoveryNotification(type, topVer, node, snapshot,
+            Collections.emptyNavigableMap(), msg, null));
+
+        if (await && fut != null)
+            fut.get();
+
+        return fut;
+    }
+}

@@ -1,0 +1,626 @@
+package io.zkion.discovery.internal;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.codec.event.FormatId;
+import io.zkion.discovery.codec.ion.CopyStats;
+import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
+import io.zkion.discovery.codec.msg.AliveInfo;
+import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.watch.PersistentWatcher;
+import org.apache.curator.framework.state.ConnectionState;
+import org.apache.ignite.IgniteException;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.spi.IgniteSpiException;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.zookeeper.CreateMode;
+
+/**
+ * The discovery engine of one node: lifecycle, the discovery thread, watches, and the switch between the
+ * member and coordinator roles. States: NEW, then JOINING, JOINED, and STOPPED at the end; a client that
+ * lost its session is DISCONNECTED until it has rejoined.
+ * <p>
+ * Every ZooKeeper notification only schedules one "cycle" on the discovery thread; a cycle catches up with
+ * the log, checks this node is still alive, settles who coordinates and lets the coordinator work. So all
+ * state changes happen on one thread, in one order.
+ */
+public final class ZkIonDiscovery {
+    /** The engine's states. */
+    public enum State { NEW, JOINING, JOINED, DISCONNECTED, STOPPED }
+
+    /** Acks are written at once after a custom event (its ack message waits on them), else every this many events. */
+    private static final int ACK_EVERY = 8;
+
+    private static final long ACK_DELAY_MS = 500;
+
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ControlCodec codec;
+    private final EventFormats formats;
+    private final ObjectCodec objects;
+    private final DiscoveryHost host;
+    private final ZkIonClusterNode local;
+    private final DiscoveryMetrics metrics;
+    private final Notifier notifier;
+    private final TopologySnapshotCodec snapshots;
+    private final IgniteLogger log;
+    private final long joinTimeout;
+    private final boolean clientReconnect;
+
+    private final ScheduledExecutorService worker;
+    private final AtomicBoolean cycleQueued = new AtomicBoolean();
+    private boolean ackQueued;
+
+    private volatile State state = State.NEW;
+    private volatile Member member;
+    private volatile ClusterState joinedState;
+    private Coordinator crd;
+    private long ackWritten;
+    private PersistentWatcher logWatch;
+    private PersistentWatcher aliveWatch;
+
+    public ZkIonDiscovery(CuratorFramework client, String root, int requestLimit, EventFormats formats,
+        ControlCodec codec, ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout,
+        boolean clientReconnect, DiscoveryMetrics metrics) {
+        this.paths = new ZkPaths(root);
+        this.store = new ZkStore(client, paths, requestLimit);
+        this.codec = codec;
+        this.formats = formats;
+        this.objects = objects;
+        this.host = host;
+        this.local = local;
+        this.metrics = metrics;
+        this.log = host.log();
+        this.joinTimeout = joinTimeout;
+        this.clientReconnect = clientReconnect;
+        this.notifier = new Notifier(host.listener(), log, metrics);
+        this.snapshots = new TopologySnapshotCodec(codec.ion(), new CopyStats());
+        this.worker = Executors.newSingleThreadScheduledExecutor(r -> new DiscoveryThread(r,
+            "zkion-discovery-" + (host.igniteInstanceName() == null ? "" : host.igniteInstanceName())));
+    }
+
+    // ---- Lifecycle.
+
+    /** Joins the cluster; returns once this node has its own NODE_JOINED. */
+    public void start() {
+        store.client().getConnectionStateListenable().addListener((c, s) -> onConnectionState(s));
+
+        try {
+            store.ensureLayout();
+            refuseStockLayout();
+        }
+        catch (IgniteSpiException e) {
+            throw e;
+        }
+        catch (Exception e) {
+            throw new IgniteSpiException("Failed to prepare " + paths.root + " in ZooKeeper: " + e, e);
+        }
+
+        state = State.JOINING;
+
+        awaitJoin(joinAsync(), "Waiting for this node to join");
+    }
+
+    private void refuseStockLayout() throws Exception {
+        if (store.exists(paths.root + "/e") || store.exists(paths.root + "/jd")) {
+            throw new IgniteSpiException(paths.root + " holds the znodes of Ignite's stock ZookeeperDiscoverySpi: "
+                + "give ZkIonDiscoverySpi its own zkRootPath (the two layouts cannot share a root)");
+        }
+    }
+
+    private CompletableFuture<Void> joinAsync() {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+
+        worker.execute(() -> {
+            try {
+                Joiner.Joined j = new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout)
+                    .join(this::newMember);
+
+                ackWritten = member.lastEventId();
+
+                startWatches();
+                cycle();
+
+                done.complete(null);
+            }
+            catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        });
+
+        return done;
+    }
+
+    private void awaitJoin(CompletableFuture<Void> fut, String what) {
+        while (true) {
+            try {
+                fut.get(10, TimeUnit.SECONDS);
+
+                return;
+            }
+            catch (TimeoutException e) {
+                log.info(what + " [node=" + local.id() + ", root=" + paths.root + ']');
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IgniteSpiException("Interrupted while joining", e);
+            }
+            catch (ExecutionException e) {
+                Throwable c = e.getCause();
+
+                if (c instanceof IgniteSpiException)
+                    throw (IgniteSpiException)c;
+
+                throw new IgniteSpiException("Failed to join: " + c, c);
+            }
+        }
+    }
+
+    private Member newMember(ClusterState joined) {
+        Member m = new Member(store, formats, objects, notifier, host, metrics, local, this::onExcluded);
+
+        member = m;
+        joinedState = joined;
+        state = State.JOINED;
+
+        return m;
+    }
+
+    private void startWatches() {
+        closeWatches();
+
+        logWatch = new PersistentWatcher(store.client(), paths.log, false);
+        logWatch.getListenable().addListener(e -> trigger());
+        logWatch.start();
+
+        aliveWatch = new PersistentWatcher(store.client(), paths.alive, false);
+        aliveWatch.getListenable().addListener(e -> trigger());
+        aliveWatch.start();
+    }
+
+    private void closeWatches() {
+        for (PersistentWatcher w : new PersistentWatcher[] {logWatch, aliveWatch}) {
+            if (w != null)
+                w.close();
+        }
+
+        logWatch = aliveWatch = null;
+    }
+
+    /** Leaves gracefully: a left/ marker, then the session closes and takes the ephemeral nodes with it. */
+    public void stop() {
+        State prev = state;
+
+        state = State.STOPPED;
+
+        Future0 f = submit(() -> {
+            if (prev == State.JOINED) {
+                try {
+                    if (crd != null && crd.aliveIds().size() <= 1 && member.topology().size() <= 1)
+                        removeCluster();
+                    else
+                        store.client().create().forPath(paths.left(local.id()));
+                }
+                catch (Exception e) {
+                    log.warning("Failed to mark this node as leaving; the others will see it fail: " + e);
+                }
+            }
+
+            resign();
+            closeWatches();
+        });
+
+        f.await(5_000);
+        worker.shutdownNow();
+    }
+
+    /** The last node out takes the cluster's persistent nodes with it. */
+    private void removeCluster() {
+        for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left, paths.parts}) {
+            try {
+                for (String name : store.children(dir))
+                    store.deleteQuietly(dir + "/" + name);
+            }
+            catch (Exception e) {
+                log.warning("Failed to clean " + dir + ": " + e);
+            }
+        }
+
+        store.deleteQuietly(paths.state);
+    }
+
+    // ---- The cycle.
+
+    /** Schedules one cycle; notifications that arrive while one is queued share it. */
+    void trigger() {
+        if (cycleQueued.compareAndSet(false, true)) {
+            try {
+                worker.execute(() -> {
+                    cycleQueued.set(false);
+                    cycle();
+                });
+            }
+            catch (java.util.concurrent.RejectedExecutionException ignored) {
+                // Stopping.
+            }
+        }
+    }
+
+    private void cycle() {
+        if (state != State.JOINED)
+            return;
+
+        try {
+            Member.Applied applied = member.catchUp();
+
+            if (state != State.JOINED)
+                return;
+
+            Set<UUID> alive = aliveIds();
+
+            if (!alive.contains(local.id())) {
+                onExcluded();
+                return;
+            }
+
+            settleRole(alive);
+
+            if (crd != null)
+                crd.step();
+
+            ack(applied.custom);
+        }
+        catch (FencedException e) {
+            log.info(e.getMessage());
+            resign();
+            trigger();
+        }
+        catch (IgniteSpiException e) {
+            // A corrupt log entry: never skip it, that would fork this node's view. Fail loudly instead.
+            log.error("Discovery cannot go on: " + e.getMessage(), e);
+            segmented();
+        }
+        catch (Exception e) {
+            if (state == State.JOINED) {
+                log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
+                worker.schedule(this::trigger, 200, TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private Set<UUID> aliveIds() throws Exception {
+        Set<UUID> ids = new HashSet<>();
+
+        for (String name : store.children(paths.alive)) {
+            UUID id = ZkPaths.nodeId(name);
+
+            if (id != null)
+                ids.add(id);
+        }
+
+        return ids;
+    }
+
+    private void settleRole(Set<UUID> alive) throws Exception {
+        ZkIonClusterNode oldest = member.topology().oldestServer(alive);
+        boolean mine = oldest == local;
+
+        if (mine && crd == null) {
+            crd = new Coordinator(store, codec, formats, objects, member, host, local, metrics, snapshots, notifier,
+                this::trigger);
+        }
+        else if (!mine && crd != null)
+            resign();
+    }
+
+    private void resign() {
+        if (crd != null) {
+            crd.close();
+            crd = null;
+        }
+    }
+
+    /** Writes this node's ack now after a custom event or enough events, else a little later. */
+    private void ack(boolean now) throws Exception {
+        long last = member.lastEventId();
+
+        if (last <= ackWritten)
+            return;
+
+        if (now || last - ackWritten >= ACK_EVERY) {
+            writeAck(last);
+        }
+        else if (!ackQueued) {
+            ackQueued = true;
+            worker.schedule(() -> {
+                ackQueued = false;
+
+                try {
+                    if (state == State.JOINED && member.lastEventId() > ackWritten)
+                        writeAck(member.lastEventId());
+                }
+                catch (Exception e) {
+                    log.warning("Failed to write ack: " + e);
+                }
+            }, ACK_DELAY_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void writeAck(long last) throws Exception {
+        List<String> names = formatNames();
+
+        store.setData(paths.alive(local.id()), codec.encode(new AliveInfo(local.isClient(), names, last)));
+        ackWritten = last;
+    }
+
+    private List<String> formatNames() {
+        List<String> names = new java.util.ArrayList<>();
+
+        for (FormatId f : formats.readable())
+            names.add(f.wireName());
+
+        return names;
+    }
+
+    // ---- Losing the cluster.
+
+    private void onConnectionState(ConnectionState s) {
+        if (s == ConnectionState.LOST) {
+            metrics.onConnectionLoss();
+
+            try {
+                worker.execute(this::onExcluded);
+            }
+            catch (java.util.concurrent.RejectedExecutionException ignored) {
+                // Stopping.
+            }
+        }
+    }
+
+    /** This node is out: its session is gone, or the cluster declared it failed. */
+    private void onExcluded() {
+        if (state != State.JOINED)
+            return;
+
+        resign();
+
+        if (local.isClient() && clientReconnect)
+            reconnect();
+        else
+            segmented();
+    }
+
+    private void segmented() {
+        if (state == State.STOPPED)
+            return;
+
+        state = State.STOPPED;
+        resign();
+        closeWatches();
+
+        Topology top = member == null ? Topology.EMPTY : member.topology();
+
+        log.warning("This node is no longer part of the cluster (its ZooKeeper session or membership was lost)");
+        notifier.segmented(Math.max(1, top.topVer()), local, top.contains(local.id()) ? top.nodes()
+            : java.util.Collections.singletonList(local));
+    }
+
+    /** A client rejoins under a new id, with DISCONNECTED before and RECONNECTED after, as Ignite expects. */
+    private void reconnect() {
+        state = State.DISCONNECTED;
+        closeWatches();
+
+        Topology top = member.topology();
+
+        notifier.disconnected(top.topVer(), local, top.nodes());
+
+        UUID oldId = local.id();
+
+        store.deleteQuietly(paths.alive(oldId));
+        local.newId(UUID.randomUUID());
+        local.attributes(host.nodeAttributes());
+
+        log.info("Client node rejoining [oldId=" + oldId + ", newId=" + local.id() + ']');
+
+        try {
+            Joiner.Joined j = new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout)
+                .join(this::newMember);
+
+            ackWritten = member.lastEventId();
+
+            notifier.reconnected(member.topology().topVer(), local, member.topology().nodes());
+
+            startWatches();
+            trigger();
+        }
+        catch (Exception e) {
+            log.error("Client node failed to rejoin: " + e, e);
+            state = State.JOINED; // So that segmented() reports it.
+            segmented();
+        }
+    }
+
+    /** Ignite asked a client to reconnect. */
+    public void clientReconnect() {
+        submit(this::onExcluded);
+    }
+
+    // ---- Queries and requests from Ignite.
+
+    public State state() {
+        return state;
+    }
+
+    public Topology topology() {
+        Member m = member;
+
+        return m == null ? Topology.EMPTY : m.topology();
+    }
+
+    public long gridStartTime() {
+        ClusterState s = joinedState;
+
+        return s == null ? 0 : s.gridStartTime;
+    }
+
+    public ClusterNode coordinator() {
+        Topology t = topology();
+
+        for (ClusterNode n : t.nodes()) {
+            if (!n.isClient())
+                return n;
+        }
+
+        return null;
+    }
+
+    public boolean pingNode(UUID id) {
+        if (local.id().equals(id))
+            return true;
+
+        if (!topology().contains(id))
+            return false;
+
+        try {
+            return store.exists(paths.alive(id));
+        }
+        catch (Exception e) {
+            log.warning("Failed to ping " + id + " through ZooKeeper: " + e);
+            return false;
+        }
+    }
+
+    public boolean knownNode(UUID id) {
+        try {
+            return topology().contains(id) || store.exists(paths.alive(id));
+        }
+        catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** Removes a client's alive node; the coordinator then reports it failed, and the client rejoins or stops. */
+    public void failNode(UUID id, String warning) {
+        ZkIonClusterNode n = topology().node(id);
+
+        if (n == null || !n.isClient()) {
+            log.warning("Only client nodes can be failed through discovery; ignoring the request for " + id
+                + (warning != null ? " (" + warning + ")" : ""));
+            return;
+        }
+
+        store.deleteQuietly(paths.alive(id));
+    }
+
+    /** Queues a custom message for the coordinator. */
+    public void sendCustom(DiscoverySpiCustomMessage msg) {
+        if (state == State.DISCONNECTED)
+            throw new org.apache.ignite.IgniteClientDisconnectedException(null, "Client node is disconnected");
+
+        if (state != State.JOINED)
+            throw new IgniteException("Failed to send a custom message: this node is not in the cluster (" + state + ')');
+
+        Member m = member;
+        byte[] data = objects.marshal(msg);
+        FormatId fmt = FormatId.ofWireName(joinedState.format);
+        EventBatch req = new EventBatch(m.clusterId(), 0, 0,
+            java.util.Collections.singletonList(DiscoveryEvent.custom(0, 0, local.id(), data)));
+        byte[] bytes = formats.get(fmt == null ? FormatId.ION_1 : fmt).encode(req);
+
+        try {
+            ZkStore.Prepared p = store.create(paths.customPrefix(), bytes, CreateMode.PERSISTENT_SEQUENTIAL);
+
+            try {
+                store.commit(p.ops);
+            }
+            catch (Exception e) {
+                store.discard(p);
+                throw e;
+            }
+
+            metrics.onWritten(bytes.length);
+        }
+        catch (Exception e) {
+            throw new IgniteException("Failed to send a custom message through ZooKeeper: " + e, e);
+        }
+    }
+
+    public ZkStore store() {
+        return store;
+    }
+
+    public long pendingEntries() {
+        Member m = member;
+
+        return m == null ? 0 : m.entries().size();
+    }
+
+    public Collection<ClusterNode> remoteNodes() {
+        List<ClusterNode> out = new java.util.ArrayList<>();
+
+        for (ClusterNode n : topology().nodes()) {
+            if (!n.id().equals(local.id()))
+                out.add(n);
+        }
+
+        return out;
+    }
+
+    // ---- Running things on the discovery thread.
+
+    private Future0 submit(Runnable r) {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+
+        try {
+            worker.execute(() -> {
+                try {
+                    r.run();
+                }
+                finally {
+                    f.complete(null);
+                }
+            });
+        }
+        catch (java.util.concurrent.RejectedExecutionException e) {
+            f.complete(null);
+        }
+
+        return new Future0(f);
+    }
+
+    /** A future waited on with a bound, for stop. */
+    private static final class Future0 {
+        private final CompletableFuture<Void> f;
+
+        Future0(CompletableFuture<Void> f) {
+            this.f = f;
+        }
+
+        void await(long ms) {
+            try {
+                f.get(ms, TimeUnit.MILLISECONDS);
+            }
+            catch (Exception ignored) {
+                // Bounded on purpose: stop must not hang on a stuck listener.
+            }
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package io.zkion.discovery.zk;
+
+import java.util.UUID;
+
+/**
+ * Where everything lives under the root. The layout, in one place:
+ * <pre>
+ * state              persistent   cluster state; every log append sets it with a version check
+ * alive/&lt;id&gt;         ephemeral    one per live node (joining or joined): formats it reads, its ack
+ * join/&lt;id&gt;          ephemeral    a joining node's request; gone with its session if it dies first
+ * joined/&lt;id&gt;        persistent   the coordinator's answer: rejection, or the state to start from
+ * left/&lt;id&gt;          persistent   written by a node stopping gracefully: its exit is NODE_LEFT
+ * custom/c-&lt;seq&gt;     persistent   custom messages waiting for the coordinator, in send order
+ * log/e-&lt;seq&gt;        persistent   the event log; trimmed once every node acknowledged an entry
+ * parts/&lt;uuid&gt;-&lt;k&gt;   either       pieces of payloads larger than one ZooKeeper request
+ * </pre>
+ * A stopped cluster leaves only {@code state}, {@code log} and the empty parents behind.
+ */
+public final class ZkPaths {
+    public final String root;
+    public final String state;
+    public final String alive;
+    public final String join;
+    public final String joined;
+    public final String left;
+    public final String custom;
+    public final String log;
+    public final String parts;
+
+    public ZkPaths(String root) {
+        this.root = root;
+        state = root + "/state";
+        alive = root + "/alive";
+        join = root + "/join";
+        joined = root + "/joined";
+        left = root + "/left";
+        custom = root + "/custom";
+        log = root + "/log";
+        parts = root + "/parts";
+    }
+
+    /** @return Parents every node makes sure exist at start. */
+    public String[] parents() {
+        return new String[] {alive, join, joined, left, custom, log, parts};
+    }
+
+    public String alive(UUID id) {
+        return alive + "/" + id;
+    }
+
+    public String join(UUID id) {
+        return join + "/" + id;
+    }
+
+    public String joined(UUID id) {
+        return joined + "/" + id;
+    }
+
+    public String left(UUID id) {
+        return left + "/" + id;
+    }
+
+    public String logPrefix() {
+        return log + "/e-";
+    }
+
+    public String customPrefix() {
+        return custom + "/c-";
+    }
+
+    /** @return The sequence number ZooKeeper appended to a sequential node's name. */
+    public static long sequence(String name) {
+        return Long.parseLong(name.substring(name.length() - 10));
+    }
+
+    /** @return The node id that names a child of alive/, join/, joined/ or left/, or null if it is none. */
+    public static UUID nodeId(String name) {
+        try {
+            return UUID.fromString(name);
+        }
+        catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** Checks a root path the way ZooKeeper will, with a message that says what to change. */
+    public static String validateRoot(String root) {
+        if (root == null || root.isEmpty())
+            return "zkRootPath is empty: set an absolute path such as /apacheIgnite";
+
+        if (!root.startsWith("/"))
+            return "zkRootPath must start with '/': " + root;
+
+        if (root.length() > 1 && root.endsWith("/"))
+            return "zkRootPath must not end with '/': " + root;
+
+        if (root.contains("//") || root.contains("/./") || root.contains("/../") || root.endsWith("/.")
+            || root.endsWith("/.."))
+            return "zkRootPath has an empty or relative segment: " + root;
+
+        if (root.equals("/"))
+            return "zkRootPath must not be '/': give the cluster its own node, such as /apacheIgnite";
+
+        if (root.equals("/zookeeper") || root.startsWith("/zookeeper/"))
+            return "zkRootPath must not be under /zookeeper, which ZooKeeper reserves: " + root;
+
+        return null;
+    }
+}

@@ -1,0 +1,278 @@
+package io.zkion.discovery.zk;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.zip.CRC32;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * Curator access for the SPI: reads and atomic writes of opaque bytes, with payloads over the request limit
+ * split into parts. It knows paths and sizes, never what the bytes mean.
+ * <p>
+ * A large payload is written part by part first, each in its own request, and becomes visible only when the
+ * caller commits the small manifest that names them: a {@code multi} is bounded by {@code jute.maxbuffer} too.
+ */
+public final class ZkStore {
+    private final CuratorFramework client;
+    private final ZkPaths paths;
+
+    /** Payloads up to this size go inline; half the limit leaves room for the other ops of a multi. */
+    private final int inlineLimit;
+
+    /** Size of one part: the limit less room for the request's own framing. */
+    private final int partSize;
+
+    public ZkStore(CuratorFramework client, ZkPaths paths, int requestLimit) {
+        this.client = client;
+        this.paths = paths;
+        this.inlineLimit = requestLimit / 2;
+        this.partSize = requestLimit - 4096;
+    }
+
+    public CuratorFramework client() {
+        return client;
+    }
+
+    public ZkPaths paths() {
+        return paths;
+    }
+
+    /** Creates the root and its parents if missing. */
+    public void ensureLayout() throws Exception {
+        for (String p : paths.parents()) {
+            try {
+                client.create().creatingParentsIfNeeded().forPath(p);
+            }
+            catch (KeeperException.NodeExistsException ignored) {
+                // Made by another node, or at an earlier start.
+            }
+        }
+    }
+
+    /** A write prepared for a multi: its ops, and what to undo if the multi never commits. */
+    public static final class Prepared {
+        public final List<CuratorOp> ops;
+
+        /** The manifest committed in place of the data, or null when the data went inline. */
+        public final byte[] manifest;
+
+        final List<String> writtenParts;
+
+        Prepared(List<CuratorOp> ops, byte[] manifest, List<String> writtenParts) {
+            this.ops = ops;
+            this.manifest = manifest;
+            this.writtenParts = writtenParts;
+        }
+    }
+
+    /**
+     * Prepares the creation of {@code path} holding {@code data}. Small data is one create op; large data is
+     * written to parts now (with the same persistence as {@code mode}) and committed by a manifest op.
+     */
+    public Prepared create(String path, byte[] data, CreateMode mode) throws Exception {
+        if (data.length <= inlineLimit)
+            return new Prepared(Collections.singletonList(createOp(path, data, mode)), null, Collections.emptyList());
+
+        UUID blob = UUID.randomUUID();
+        int count = (data.length + partSize - 1) / partSize;
+        CRC32 crc = new CRC32();
+
+        crc.update(data);
+
+        PartsManifest m = new PartsManifest(blob, count, data.length, crc.getValue());
+        CreateMode partMode = mode.isEphemeral() ? CreateMode.EPHEMERAL : CreateMode.PERSISTENT;
+        List<String> written = new ArrayList<>(count);
+
+        try {
+            for (int k = 0; k < count; k++) {
+                String p = m.partPath(paths, k);
+                int from = k * partSize;
+
+                client.create().withMode(partMode).forPath(p, Arrays.copyOfRange(data, from, Math.min(data.length, from + partSize)));
+                written.add(p);
+            }
+        }
+        catch (Exception e) {
+            discard(new Prepared(Collections.emptyList(), null, written));
+
+            throw e;
+        }
+
+        byte[] manifest = m.encode();
+
+        return new Prepared(Collections.singletonList(createOp(path, manifest, mode)), manifest, written);
+    }
+
+    private CuratorOp createOp(String path, byte[] data, CreateMode mode) throws Exception {
+        return client.transactionOp().create().withMode(mode).forPath(path, data);
+    }
+
+    /** Removes the parts of a write whose multi failed. Best effort: a leftover part is only garbage. */
+    public void discard(Prepared p) {
+        for (String part : p.writtenParts) {
+            try {
+                client.delete().forPath(part);
+            }
+            catch (Exception ignored) {
+                // Already gone, or ZooKeeper unreachable: the coordinator sweeps parts/ at takeover.
+            }
+        }
+    }
+
+    /** Runs ops in one multi. On failure the caller discards what it prepared. */
+    public List<CuratorTransactionResult> commit(List<CuratorOp> ops) throws Exception {
+        return client.transaction().forOperations(ops);
+    }
+
+    /** A node's payload, and its raw data when that was a parts manifest (needed to delete the parts). */
+    public static final class Payload {
+        public final byte[] data;
+        public final byte[] manifest;
+
+        Payload(byte[] data, byte[] manifest) {
+            this.data = data;
+            this.manifest = manifest;
+        }
+    }
+
+    /** @return The payload at {@code path}, or null if there is no such node. */
+    public Payload readPayload(String path) throws Exception {
+        byte[] raw = rawData(path);
+
+        if (raw == null)
+            return null;
+
+        return PartsManifest.isManifest(raw) ? new Payload(assemble(path, PartsManifest.decode(raw, path)), raw)
+            : new Payload(raw, null);
+    }
+
+    /** @return The payload at {@code path}, parts reassembled and verified; null if there is no such node. */
+    public byte[] read(String path) throws Exception {
+        return read(path, null);
+    }
+
+    /** Like {@link #read(String)}, filling {@code stat} with the node's. */
+    public byte[] read(String path, Stat stat) throws Exception {
+        byte[] data;
+
+        try {
+            data = stat == null ? client.getData().forPath(path) : client.getData().storingStatIn(stat).forPath(path);
+        }
+        catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+
+        return PartsManifest.isManifest(data) ? assemble(path, PartsManifest.decode(data, path)) : data;
+    }
+
+    private byte[] assemble(String path, PartsManifest m) throws Exception {
+        byte[] out = new byte[m.totalSize];
+        int pos = 0;
+
+        for (int k = 0; k < m.count; k++) {
+            byte[] part;
+
+            try {
+                part = client.getData().forPath(m.partPath(paths, k));
+            }
+            catch (KeeperException.NoNodeException e) {
+                throw new ZkDataException(path + " names " + m.count + " parts, but part " + k + " ("
+                    + m.partPath(paths, k) + ") is missing");
+            }
+
+            if (pos + part.length > out.length)
+                throw new ZkDataException(path + ": its parts add up to more than the " + m.totalSize + " bytes it declares");
+
+            System.arraycopy(part, 0, out, pos, part.length);
+            pos += part.length;
+        }
+
+        if (pos != out.length)
+            throw new ZkDataException(path + ": its parts add up to " + pos + " bytes, it declares " + m.totalSize);
+
+        CRC32 crc = new CRC32();
+
+        crc.update(out);
+
+        if (crc.getValue() != m.crc32)
+            throw new ZkDataException(path + ": the CRC32 of its " + m.count + " parts does not match its manifest");
+
+        return out;
+    }
+
+    /** @return Ops that delete {@code path} and, if {@code data} (what it held) is a manifest, its parts. */
+    public List<CuratorOp> deleteOps(String path, byte[] rawData) throws Exception {
+        List<CuratorOp> ops = new ArrayList<>(1);
+
+        ops.add(client.transactionOp().delete().forPath(path));
+
+        if (PartsManifest.isManifest(rawData)) {
+            PartsManifest m = PartsManifest.decode(rawData, path);
+
+            for (int k = 0; k < m.count; k++)
+                ops.add(client.transactionOp().delete().forPath(m.partPath(paths, k)));
+        }
+
+        return ops;
+    }
+
+    /** @return The raw data of a node (a manifest is not resolved), or null if there is none. */
+    public byte[] rawData(String path) throws Exception {
+        try {
+            return client.getData().forPath(path);
+        }
+        catch (KeeperException.NoNodeException e) {
+            return null;
+        }
+    }
+
+    public CuratorOp setDataOp(String path, byte[] data, int version) throws Exception {
+        return client.transactionOp().setData().withVersion(version).forPath(path, data);
+    }
+
+    public CuratorOp setDataOp(String path, byte[] data) throws Exception {
+        return client.transactionOp().setData().forPath(path, data);
+    }
+
+    public CuratorOp deleteOp(String path) throws Exception {
+        return client.transactionOp().delete().forPath(path);
+    }
+
+    public List<String> children(String path) throws Exception {
+        try {
+            return client.getChildren().forPath(path);
+        }
+        catch (KeeperException.NoNodeException e) {
+            return Collections.emptyList();
+        }
+    }
+
+    public boolean exists(String path) throws Exception {
+        return client.checkExists().forPath(path) != null;
+    }
+
+    public void setData(String path, byte[] data) throws Exception {
+        client.setData().forPath(path, data);
+    }
+
+    /** Deletes a node and, if it is a manifest, its parts; quietly does nothing if it is gone. */
+    public void deleteQuietly(String path) {
+        try {
+            byte[] raw = rawData(path);
+
+            if (raw != null)
+                commit(deleteOps(path, raw));
+        }
+        catch (Exception ignored) {
+            // Gone already, or cleanup for another time.
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package io.zkion.discovery;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.curator.test.TestingServer;
+import org.apache.ignite.Ignite;
+import org.apache.ignite.Ignition;
+import org.apache.ignite.configuration.DataRegionConfiguration;
+import org.apache.ignite.configuration.DataStorageConfiguration;
+import org.apache.ignite.configuration.IgniteConfiguration;
+import org.apache.ignite.spi.communication.tcp.TcpCommunicationSpi;
+import org.junit.After;
+import org.junit.Before;
+
+import static org.junit.Assert.fail;
+
+/**
+ * Starts a ZooKeeper test server and Ignite nodes on this SPI, several in one JVM, with small data regions.
+ * Each test gets its own root path, so nothing leaks between tests.
+ */
+public abstract class ZkIonTestSupport {
+    /** Session timeout of test nodes: short, so failures are detected fast, within what the test server allows. */
+    protected static final int SESSION_TIMEOUT = 6_000;
+
+    protected TestingServer zk;
+    protected String root;
+    protected final List<Ignite> nodes = Collections.synchronizedList(new ArrayList<>());
+
+    @Before public void startZk() throws Exception {
+        zk = new TestingServer(true);
+        root = "/zkion-test-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @After public void stopAll() throws Exception {
+        List<Ignite> copy = new ArrayList<>(nodes);
+
+        Collections.reverse(copy);
+
+        for (Ignite n : copy) {
+            try {
+                Ignition.stop(n.name(), true);
+            }
+            catch (Exception ignored) {
+                // Already stopped by the test.
+            }
+        }
+
+        nodes.clear();
+
+        if (zk != null)
+            zk.close();
+    }
+
+    protected ZkIonDiscoverySpi spi() {
+        return new ZkIonDiscoverySpi()
+            .setZkConnectionString(zk.getConnectString())
+            .setZkRootPath(root)
+            .setSessionTimeout(SESSION_TIMEOUT);
+    }
+
+    protected IgniteConfiguration config(String name, boolean client) {
+        DataStorageConfiguration storage = new DataStorageConfiguration().setDefaultDataRegionConfiguration(
+            new DataRegionConfiguration().setName("default").setInitialSize(32L << 20).setMaxSize(160L << 20));
+
+        TcpCommunicationSpi comm = new TcpCommunicationSpi();
+
+        comm.setLocalAddress("127.0.0.1");
+
+        return new IgniteConfiguration()
+            .setIgniteInstanceName(name)
+            .setClientMode(client)
+            .setLocalHost("127.0.0.1")
+            .setDiscoverySpi(spi())
+            .setCommunicationSpi(comm)
+            .setDataStorageConfiguration(storage)
+            .setFailureDetectionTimeout(SESSION_TIMEOUT)
+            .setClientFailureDetectionTimeout(SESSION_TIMEOUT)
+            .setMetricsLogFrequency(0)
+            .setPublicThreadPoolSize(2)
+            .setSystemThreadPoolSize(2)
+            .setStripedPoolSize(2)
+            .setQueryThreadPoolSize(1)
+            .setServiceThreadPoolSize(1)
+            .setDataStreamerThreadPoolSize(1)
+            .setManagementThreadPoolSize(1)
+            .setPeerClassLoadingEnabled(false);
+    }
+
+    protected Ignite start(String name) {
+        return start(config(name, false));
+    }
+
+    protected Ignite startClient(String name) {
+        return start(config(name, true));
+    }
+
+    protected Ignite start(IgniteConfiguration cfg) {
+        Ignite n = Ignition.start(cfg);
+
+        nodes.add(n);
+
+        return n;
+    }
+
+    /** Waits, by polling every 50 ms, until {@code cond} holds; fails after {@code ms}. */
+    protected static void await(String what, long ms, BooleanSupplier cond) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > end)
+                fail("Timed out after " + ms + " ms waiting for: " + what);
+
+            Thread.sleep(50);
+        }
+    }
+
+    protected static ZkIonDiscoverySpi spiOf(Ignite n) {
+        return (ZkIonDiscoverySpi)n.configuration().getDiscoverySpi();
+    }
+}
