@@ -63,7 +63,7 @@ public class EventPublishBenchmark {
             window.put(e.eventId(), e);
 
         lastId = pending;
-        next = Events.sample(lastId + 1, 2, PAYLOAD, 43).get(1);
+        next = Events.sample(lastId, 2, PAYLOAD, 43).get(1); // index 1 is a custom event, id lastId + 1
         ionWindow = ion.encode(new EventBatch(Events.CLUSTER, 99, lastId, events));
     }
 

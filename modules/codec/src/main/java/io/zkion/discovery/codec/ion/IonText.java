@@ -14,7 +14,8 @@ import io.zkion.discovery.codec.CorruptPayloadException;
  * parses such text back into a payload, for diagnostics and hand-made fixtures.
  */
 public final class IonText {
-    private static final IonTextWriterBuilder PRETTY = IonTextWriterBuilder.pretty().withCatalog(IonSchema.catalog())
+    private static final IonTextWriterBuilder PRETTY = IonTextWriterBuilder.pretty().withMinimalSystemData()
+        .withCatalog(IonSchema.catalog())
         .immutable();
 
     private final IonEventFormat format;
