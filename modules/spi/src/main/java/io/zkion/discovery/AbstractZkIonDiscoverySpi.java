@@ -570,18 +570,12 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
             e.clientReconnect();
     }
 
-    /** Drops this node's ZooKeeper session without leaving: the others see it fail. For tests. */
+    /** Drops this node's ZooKeeper session without leaving: the others see it fail, and it is segmented. */
     @Override public void simulateNodeFailure() {
-        CuratorFramework c = client;
+        ZkIonDiscovery e = engine;
 
-        if (c != null) {
-            try {
-                c.getZookeeperClient().getZooKeeper().close();
-            }
-            catch (Exception e) {
-                log.warning("Failed to close the ZooKeeper session: " + e);
-            }
-        }
+        if (e != null)
+            e.simulateFailure();
     }
 
     @Override public boolean supportsCommunicationFailureResolve() {

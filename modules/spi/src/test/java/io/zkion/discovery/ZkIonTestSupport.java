@@ -9,6 +9,10 @@ import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
+import org.apache.ignite.events.DiscoveryEvent;
+import org.apache.ignite.events.EventType;
+import org.apache.ignite.failure.StopNodeFailureHandler;
+import org.apache.ignite.plugin.segmentation.SegmentationPolicy;
 import org.apache.ignite.configuration.DataRegionConfiguration;
 import org.apache.ignite.configuration.DataStorageConfiguration;
 import org.apache.ignite.configuration.IgniteConfiguration;
@@ -87,7 +91,26 @@ public abstract class ZkIonTestSupport {
             .setServiceThreadPoolSize(1)
             .setDataStreamerThreadPoolSize(1)
             .setManagementThreadPoolSize(1)
-            .setPeerClassLoadingEnabled(false);
+            .setPeerClassLoadingEnabled(false)
+            .setIncludeEventTypes(EventType.EVTS_DISCOVERY_ALL)
+            // A node pushed out of the cluster stops; never halt the test JVM.
+            .setSegmentationPolicy(SegmentationPolicy.STOP)
+            .setFailureHandler(new StopNodeFailureHandler());
+    }
+
+    /** Records the discovery events a node sees, as "TYPE order=N topVer=V", in the order it sees them. */
+    protected static List<String> record(Ignite n) {
+        List<String> seen = Collections.synchronizedList(new ArrayList<>());
+
+        n.events().localListen(e -> {
+            DiscoveryEvent d = (DiscoveryEvent)e;
+
+            seen.add(d.name() + " order=" + d.eventNode().order() + " topVer=" + d.topologyVersion());
+
+            return true;
+        }, EventType.EVT_NODE_JOINED, EventType.EVT_NODE_LEFT, EventType.EVT_NODE_FAILED);
+
+        return seen;
     }
 
     protected Ignite start(String name) {

@@ -74,6 +74,8 @@ public final class ZkIonDiscovery {
     private volatile ClusterState joinedState;
     private Coordinator crd;
     private long ackWritten;
+    /** The ZooKeeper session this node joined with; a different one means its ephemeral nodes are gone. */
+    private volatile long sessionId;
     private PersistentWatcher logWatch;
     private PersistentWatcher aliveWatch;
 
@@ -177,6 +179,8 @@ public final class ZkIonDiscovery {
     private Member newMember(ClusterState joined) {
         Member m = new Member(store, formats, objects, notifier, host, metrics, local, this::onExcluded);
 
+        sessionId = currentSession();
+
         member = m;
         joinedState = joined;
         state = State.JOINED;
@@ -269,6 +273,11 @@ public final class ZkIonDiscovery {
             return;
 
         try {
+            if (currentSession() != sessionId) {
+                onExcluded(); // A new session: this node's alive znode went with the old one.
+                return;
+            }
+
             Member.Applied applied = member.catchUp();
 
             if (state != State.JOINED)
@@ -382,7 +391,19 @@ public final class ZkIonDiscovery {
 
     // ---- Losing the cluster.
 
+    private long currentSession() {
+        try {
+            return store.client().getZookeeperClient().getZooKeeper().getSessionId();
+        }
+        catch (Exception e) {
+            return -1;
+        }
+    }
+
     private void onConnectionState(ConnectionState s) {
+        if (s == ConnectionState.RECONNECTED)
+            trigger(); // Same session or a new one: the cycle tells which.
+
         if (s == ConnectionState.LOST) {
             metrics.onConnectionLoss();
 
@@ -456,6 +477,15 @@ public final class ZkIonDiscovery {
             state = State.JOINED; // So that segmented() reports it.
             segmented();
         }
+    }
+
+    /** Closes this node's ZooKeeper session abruptly, as a crash would, and lets the node find itself excluded. */
+    public void simulateFailure() {
+        // Closing the whole client ends the session at once and makes every pending call fail fast, so the
+        // discovery thread gets to the exclusion instead of retrying on a dead handle.
+        store.client().close();
+
+        submit(this::onExcluded);
     }
 
     /** Ignite asked a client to reconnect. */
