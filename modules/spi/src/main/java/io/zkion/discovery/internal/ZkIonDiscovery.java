@@ -407,8 +407,14 @@ public final class ZkIonDiscovery {
         if (s == ConnectionState.LOST) {
             metrics.onConnectionLoss();
 
+            // The session lost is the one joined with now; once a rejoin has replaced it, this news is stale.
+            long lost = sessionId;
+
             try {
-                worker.execute(this::onExcluded);
+                worker.execute(() -> {
+                    if (sessionId == lost)
+                        onExcluded();
+                });
             }
             catch (java.util.concurrent.RejectedExecutionException ignored) {
                 // Stopping.
