@@ -549,7 +549,7 @@ final class Coordinator implements AutoCloseable {
         metrics.onWritten(bytes.length);
         metrics.onLogEntryWritten();
 
-        member.apply(ZkPaths.sequence(created), created, entry.manifest, batch, pre);
+        member.applyOwn(ZkPaths.sequence(created), created, entry.manifest, batch, pre);
     }
 
     private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops) throws Exception {

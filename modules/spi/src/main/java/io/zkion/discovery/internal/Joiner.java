@@ -222,7 +222,7 @@ final class Joiner {
         Map<Long, Predecoded> pre = new HashMap<>();
 
         pre.put(1L, new Predecoded(null, false, true));
-        m.apply(ZkPaths.sequence(created), created, logEntry.manifest, batch, pre);
+        m.applyOwn(ZkPaths.sequence(created), created, logEntry.manifest, batch, pre);
 
         log.info("Started a new cluster [id=" + state.clusterId + ", root=" + paths.root + ", format=" + format + ']');
 

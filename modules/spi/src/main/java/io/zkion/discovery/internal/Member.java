@@ -46,6 +46,12 @@ final class Member {
     private long lastSeq = -1;
     private UUID clusterId;
 
+    /**
+     * Entries the coordinator (this node) applied as it wrote them. The log is still read in sequence order, so
+     * that an entry written by anyone else in between is read and checked, not skipped.
+     */
+    private final java.util.TreeSet<Long> ownUnread = new java.util.TreeSet<>();
+
     /** Untrimmed entries this node has applied, by sequence number. */
     private final TreeMap<Long, LogEntry> entries = new TreeMap<>();
 
@@ -140,6 +146,11 @@ final class Member {
             if (seq <= lastSeq)
                 continue;
 
+            if (ownUnread.remove(seq)) {
+                lastSeq = seq;
+                continue;
+            }
+
             String path = paths.log + "/" + name;
             ZkStore.Payload p = store.readPayload(path);
 
@@ -157,9 +168,14 @@ final class Member {
             }
 
             total.add(apply(seq, path, p.manifest, batch, Collections.emptyMap()));
+            lastSeq = seq;
         }
 
         forgetTrimmed(present);
+
+        // Own entries below the newest listed one that were not listed are trimmed already.
+        if (!names.isEmpty())
+            ownUnread.headSet(ZkPaths.sequence(names.get(names.size() - 1))).clear();
 
         return total;
     }
@@ -190,13 +206,20 @@ final class Member {
         }
     }
 
+    /** Applies an entry this node just wrote as coordinator (or as the node that founded the cluster). */
+    Applied applyOwn(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered) {
+        ownUnread.add(seq);
+
+        return apply(seq, path, manifest, batch, predelivered);
+    }
+
     /**
      * Applies the events of one entry that are newer than the last applied.
      *
      * @param predelivered Custom messages the coordinator already handed to Ignite, by event id, or
      *      decoded objects to use instead of unmarshalling (see {@link Predecoded}).
      */
-    Applied apply(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered) {
+    private Applied apply(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered) {
         Applied applied = new Applied();
         List<Long> customIds = new ArrayList<>();
 
@@ -224,8 +247,6 @@ final class Member {
             lastEventId = e.eventId();
             applied.events++;
         }
-
-        lastSeq = Math.max(lastSeq, seq);
 
         if (!batch.events().isEmpty())
             entries.put(seq, new LogEntry(seq, path, batch.events().get(batch.events().size() - 1).eventId(), customIds, manifest));

@@ -1,0 +1,99 @@
+package io.zkion.discovery;
+
+import java.nio.charset.StandardCharsets;
+import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.zip.StreamingZip;
+import io.zkion.discovery.tools.IonStateDump;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.ignite.Ignite;
+import org.apache.ignite.Ignition;
+import org.apache.zookeeper.KeeperException;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/** The cluster writes the best format every node reads, and ACLs keep strangers out. */
+public class FormatAndAclTest extends ZkIonTestSupport {
+    private final ControlCodec codec = new ControlCodec(StreamingZip.defaults());
+
+    /** A node that reads only the JDK format holds the cluster there; once it is gone, the cluster writes Ion. */
+    @Test(timeout = 180_000) public void clusterFormatFollowsWhatEveryNodeReads() throws Exception {
+        Ignite s1 = start("s1");
+
+        assertEquals("ion-1", state().format);
+
+        Ignite old = start(config("old", false).setDiscoverySpi(spi().setEventFormats("jdk-zlib")));
+
+        s1.getOrCreateCache("switch-1"); // A custom event: written in the format every node reads.
+        await("format jdk-zlib", 10_000, () -> "jdk-zlib".equals(stateQuietly()));
+        assertTrue(old.cacheNames().contains("switch-1"));
+
+        Ignition.stop(old.name(), true);
+
+        s1.getOrCreateCache("switch-2");
+        await("format ion-1", 10_000, () -> "ion-1".equals(stateQuietly()));
+
+        Ignite s3 = start("s3");
+
+        assertTrue(s3.cacheNames().containsAll(java.util.List.of("switch-1", "switch-2")));
+
+        try (CuratorFramework c = newClient(null)) {
+            String dump = new IonStateDump(c, root).dump();
+
+            assertTrue(dump, dump.contains("format:\"ion-1\"") && dump.contains("/alive: 2 node(s)"));
+        }
+    }
+
+    @Test(timeout = 120_000) public void digestAuthMakesZnodesCreatorOnly() throws Exception {
+        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkDigestAuth("ignite:secret")));
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi().setZkDigestAuth("ignite:secret")));
+
+        await("2 nodes", 10_000, () -> s1.cluster().nodes().size() == 2 && s2.cluster().nodes().size() == 2);
+
+        try (CuratorFramework stranger = newClient(null)) {
+            stranger.getData().forPath(root + "/state");
+            fail("A client without credentials read the cluster state");
+        }
+        catch (KeeperException.NoAuthException expected) {
+            // Creator-only ACL.
+        }
+
+        try (CuratorFramework owner = newClient("ignite:secret")) {
+            assertEquals(2, owner.getChildren().forPath(root + "/alive").size());
+        }
+    }
+
+    private ClusterState state() throws Exception {
+        try (CuratorFramework c = newClient(null)) {
+            return codec.decodeState(c.getData().forPath(root + "/state"), "state");
+        }
+    }
+
+    private String stateQuietly() {
+        try {
+            return state().format;
+        }
+        catch (Exception e) {
+            return null;
+        }
+    }
+
+    private CuratorFramework newClient(String digest) {
+        CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(zk.getConnectString())
+            .retryPolicy(new RetryOneTime(100));
+
+        if (digest != null)
+            b.authorization("digest", digest.getBytes(StandardCharsets.UTF_8));
+
+        CuratorFramework c = b.build();
+
+        c.start();
+
+        return c;
+    }
+}
