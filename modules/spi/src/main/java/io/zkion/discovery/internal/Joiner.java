@@ -212,7 +212,7 @@ final class Joiner {
         }
         catch (KeeperException.NodeExistsException | KeeperException.BadVersionException raced) {
             store.discard(logEntry);
-            local.order(0); // Not ours after all: keep waiting for the coordinator.
+            local.clearOrder(); // Not ours after all: keep waiting for the coordinator.
 
             return null;
         }

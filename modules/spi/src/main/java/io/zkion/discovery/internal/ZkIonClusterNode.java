@@ -72,6 +72,11 @@ public final class ZkIonClusterNode implements IgniteClusterNode, Serializable, 
         this.order = order;
     }
 
+    /** Forgets an order this node assumed while it tried to found the cluster and lost the race. */
+    void clearOrder() {
+        this.order = 0;
+    }
+
     /** A client rejoining gets a new id on the same object. */
     void newId(UUID id) {
         this.id = id;
