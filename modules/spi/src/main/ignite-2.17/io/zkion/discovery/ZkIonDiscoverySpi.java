@@ -3,6 +3,7 @@ package io.zkion.discovery;
 import org.apache.ignite.internal.IgniteFeatures;
 import org.apache.ignite.internal.managers.discovery.IgniteDiscoverySpiInternalListener;
 import org.apache.ignite.spi.IgniteSpiMultipleInstancesSupport;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 import org.apache.ignite.spi.discovery.DiscoverySpiHistorySupport;
 import org.apache.ignite.spi.discovery.DiscoverySpiMutableCustomMessageSupport;
 import org.apache.ignite.spi.discovery.DiscoverySpiOrderSupport;
@@ -24,9 +25,21 @@ public class ZkIonDiscoverySpi extends AbstractZkIonDiscoverySpi {
         return e != null && IgniteFeatures.allNodesSupports(e.topology().nodes(), feature);
     }
 
-    /** A test hook of Ignite's; this SPI does not call it. */
+    /** Ignite's test hook: lets its tests hold joins and drop custom messages. */
     @Override public void setInternalListener(IgniteDiscoverySpiInternalListener lsnr) {
-        // No-op.
+        testHooks(lsnr == null ? null : new io.zkion.discovery.internal.TestHooks() {
+            @Override public void beforeJoin() {
+                lsnr.beforeJoin(getLocalNode(), log);
+            }
+
+            @Override public void beforeReconnect() {
+                lsnr.beforeReconnect(getLocalNode(), log);
+            }
+
+            @Override public boolean beforeSend(DiscoverySpiCustomMessage msg) {
+                return lsnr.beforeSendCustomEvent(ZkIonDiscoverySpi.this, log, msg);
+            }
+        });
     }
 
     /** Declared here, not inherited: Ignite's multi-JVM tests look it up with getDeclaredMethod. */

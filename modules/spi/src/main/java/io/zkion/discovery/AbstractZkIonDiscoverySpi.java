@@ -80,6 +80,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     private transient ZkIonClusterNode locNode;
     private transient CuratorFramework client;
     private transient volatile ZkIonDiscovery engine;
+    private transient volatile io.zkion.discovery.internal.TestHooks hooks;
     private final transient DiscoveryMetrics metrics = new DiscoveryMetrics();
 
     // ---- Configuration, named and meant as on Ignite's ZookeeperDiscoverySpi.
@@ -231,6 +232,9 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
         engine = new ZkIonDiscovery(client, zkRootPath, limit, formats(marsh, zip), new ControlCodec(zip), objects,
             host(), locNode, joinTimeout, !clientReconnectDisabled, metrics);
+
+        if (hooks != null)
+            engine.hooks(hooks);
 
         try {
             engine.start();
@@ -584,6 +588,16 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
     @Override public void resolveCommunicationFailure(ClusterNode node, Exception err) {
         throw new UnsupportedOperationException("ZkIonDiscoverySpi does not resolve communication failures");
+    }
+
+    /** Installs test hooks; the 2.17 SPI adapts Ignite's internal listener to them. */
+    protected void testHooks(io.zkion.discovery.internal.TestHooks hooks) {
+        this.hooks = hooks;
+
+        ZkIonDiscovery e = engine;
+
+        if (e != null)
+            e.hooks(hooks);
     }
 
     /** @return The engine, for diagnostics (the Ion dump) and tests; null when stopped. */

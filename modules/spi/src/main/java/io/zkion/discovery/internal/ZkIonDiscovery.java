@@ -65,6 +65,8 @@ public final class ZkIonDiscovery {
     private final long joinTimeout;
     private final boolean clientReconnect;
 
+    private volatile TestHooks hooks = TestHooks.NONE;
+
     private final ScheduledExecutorService worker;
     private final AtomicBoolean cycleQueued = new AtomicBoolean();
     private boolean ackQueued;
@@ -133,6 +135,8 @@ public final class ZkIonDiscovery {
 
         worker.execute(() -> {
             try {
+                hooks.beforeJoin();
+
                 Joiner.Joined j = new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout)
                     .join(this::newMember);
 
@@ -286,6 +290,12 @@ public final class ZkIonDiscovery {
             Set<UUID> alive = aliveIds();
 
             if (!alive.contains(local.id())) {
+                onExcluded();
+                return;
+            }
+
+            // A client with no server left (the cluster stopped or restarts) rejoins whatever comes up next.
+            if (local.isClient() && member.topology().oldestServer(alive) == null) {
                 onExcluded();
                 return;
             }
@@ -468,6 +478,9 @@ public final class ZkIonDiscovery {
         log.info("Client node rejoining [oldId=" + oldId + ", newId=" + local.id() + ']');
 
         try {
+            hooks.beforeReconnect();
+            hooks.beforeJoin();
+
             Joiner.Joined j = new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout)
                 .join(this::newMember);
 
@@ -492,6 +505,10 @@ public final class ZkIonDiscovery {
         store.client().close();
 
         submit(this::onExcluded);
+    }
+
+    public void hooks(TestHooks hooks) {
+        this.hooks = hooks == null ? TestHooks.NONE : hooks;
     }
 
     /** Ignite asked a client to reconnect. */
@@ -573,6 +590,9 @@ public final class ZkIonDiscovery {
 
         if (state != State.JOINED)
             throw new IgniteException("Failed to send a custom message: this node is not in the cluster (" + state + ')');
+
+        if (!hooks.beforeSend(msg))
+            return;
 
         Member m = member;
         byte[] data = objects.marshal(msg);
