@@ -1,0 +1,205 @@
+package io.zkion.discovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.ignite.Ignite;
+import org.apache.ignite.internal.IgniteEx;
+import org.apache.ignite.internal.managers.discovery.DiscoCache;
+import org.apache.ignite.internal.managers.discovery.DiscoveryCustomMessage;
+import org.apache.ignite.internal.managers.discovery.GridDiscoveryManager;
+import org.apache.ignite.internal.processors.affinity.AffinityTopologyVersion;
+import org.apache.ignite.lang.IgniteUuid;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/** Custom messages: one total order, exactly once per node, acks after the originals, the mutable path. */
+public class CustomMessageTest extends ZkIonTestSupport {
+    private static final int PER_NODE = 40;
+
+    private final Map<String, List<String>> seen = new ConcurrentHashMap<>();
+
+    @Test(timeout = 240_000) public void totalOrderExactlyOnceAndAcksAfterOriginals() throws Exception {
+        List<Ignite> all = List.of(start("s1"), start("s2"), start("s3"), startClient("c1"));
+
+        for (Ignite n : all)
+            listen(n);
+
+        ExecutorService pool = Executors.newFixedThreadPool(all.size());
+        List<Future<?>> futs = new ArrayList<>();
+
+        for (Ignite n : all) {
+            futs.add(pool.submit(() -> {
+                for (int i = 0; i < PER_NODE; i++)
+                    ((IgniteEx)n).context().discovery().sendCustomEvent(new Ping(n.name() + "-" + i));
+
+                return null;
+            }));
+        }
+
+        for (Future<?> f : futs)
+            f.get();
+
+        pool.shutdown();
+
+        int total = PER_NODE * all.size();
+
+        for (Ignite n : all)
+            await(n.name() + " got every ping and ack", 60_000, () -> seen.get(n.name()).size() == 2 * total);
+
+        List<String> pingsOnFirst = pings(all.get(0).name());
+
+        assertEquals(total, pingsOnFirst.size());
+        assertEquals("Each ping exactly once", total, pingsOnFirst.stream().distinct().count());
+
+        for (Ignite n : all) {
+            List<String> s = seen.get(n.name());
+
+            // The same order of pings everywhere.
+            assertEquals(n.name(), pingsOnFirst, pings(n.name()));
+
+            // Each ack after its original, on every node.
+            for (String p : pingsOnFirst) {
+                int ping = s.indexOf("ping " + p);
+                int ack = s.indexOf("ack " + p);
+
+                assertTrue(n.name() + ": " + p + " ping@" + ping + " ack@" + ack, ping >= 0 && ack > ping);
+            }
+        }
+    }
+
+    /** A mutable message the coordinator stops: only it sees the message; everyone sees its mutated ack. */
+    @Test(timeout = 120_000) public void mutableMessageIsStoppedOnTheCoordinator() throws Exception {
+        List<Ignite> all = List.of(start("s1"), start("s2"), startClient("c1"));
+        Map<String, List<String>> got = new ConcurrentHashMap<>();
+
+        for (Ignite n : all) {
+            List<String> l = new CopyOnWriteArrayList<>();
+
+            got.put(n.name(), l);
+
+            ((IgniteEx)n).context().discovery().setCustomEventListener(Mutable.class, (topVer, snd, msg) -> {
+                l.add("mutable " + msg.value);
+                msg.value = "changed by " + n.name();
+                msg.stop = true;
+            });
+            ((IgniteEx)n).context().discovery().setCustomEventListener(MutableAck.class,
+                (topVer, snd, msg) -> l.add("ack " + msg.value));
+        }
+
+        ((IgniteEx)all.get(2)).context().discovery().sendCustomEvent(new Mutable());
+
+        for (Ignite n : all)
+            await(n.name() + " got the ack", 30_000, () -> got.get(n.name()).stream().anyMatch(s -> s.startsWith("ack")));
+
+        assertEquals(List.of("mutable original", "ack changed by s1"), got.get("s1"));
+        assertEquals(List.of("ack changed by s1"), got.get("s2"));
+        assertEquals(List.of("ack changed by s1"), got.get("c1"));
+    }
+
+    private void listen(Ignite n) {
+        List<String> l = new CopyOnWriteArrayList<>();
+
+        seen.put(n.name(), l);
+
+        GridDiscoveryManager disco = ((IgniteEx)n).context().discovery();
+
+        disco.setCustomEventListener(Ping.class, (topVer, snd, msg) -> l.add("ping " + msg.tag));
+        disco.setCustomEventListener(Pong.class, (topVer, snd, msg) -> l.add("ack " + msg.tag));
+    }
+
+    private List<String> pings(String node) {
+        List<String> out = new ArrayList<>();
+
+        for (String s : seen.get(node)) {
+            if (s.startsWith("ping "))
+                out.add(s.substring(5));
+        }
+
+        return out;
+    }
+
+    /** A message whose ack is a {@link Pong}. */
+    static final class Ping extends TestMessage {
+        private static final long serialVersionUID = 1L;
+
+        final String tag;
+
+        Ping(String tag) {
+            this.tag = tag;
+        }
+
+        @Override public DiscoveryCustomMessage ackMessage() {
+            return new Pong(tag);
+        }
+    }
+
+    static final class Pong extends TestMessage {
+        private static final long serialVersionUID = 1L;
+
+        final String tag;
+
+        Pong(String tag) {
+            this.tag = tag;
+        }
+    }
+
+    static final class Mutable extends TestMessage {
+        private static final long serialVersionUID = 1L;
+
+        volatile String value = "original";
+        volatile boolean stop;
+
+        @Override public boolean isMutable() {
+            return true;
+        }
+
+        @Override public boolean stopProcess() {
+            return stop;
+        }
+
+        @Override public DiscoveryCustomMessage ackMessage() {
+            return new MutableAck(value);
+        }
+    }
+
+    static final class MutableAck extends TestMessage {
+        private static final long serialVersionUID = 1L;
+
+        final String value;
+
+        MutableAck(String value) {
+            this.value = value;
+        }
+    }
+
+    abstract static class TestMessage implements DiscoveryCustomMessage {
+        private static final long serialVersionUID = 1L;
+
+        private final IgniteUuid id = IgniteUuid.randomUuid();
+
+        @Override public IgniteUuid id() {
+            return id;
+        }
+
+        @Override public DiscoveryCustomMessage ackMessage() {
+            return null;
+        }
+
+        @Override public boolean isMutable() {
+            return false;
+        }
+
+        @Override public DiscoCache createDiscoCache(GridDiscoveryManager mgr, AffinityTopologyVersion topVer,
+            DiscoCache discoCache) {
+            throw new UnsupportedOperationException();
+        }
+    }
+}
