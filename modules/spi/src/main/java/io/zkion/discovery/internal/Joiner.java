@@ -91,7 +91,7 @@ final class Joiner {
         if (store.exists(paths.alive(id)))
             throw new IgniteSpiException("Node with the same ID already exists: " + id + " (" + paths.alive(id) + " is alive)");
 
-        List<String> readable = formatNames();
+        List<String> readable = formats.wireNames();
         byte[] request = codec.encode(new JoinRequest(id, local.isClient(), readable, objects.marshal(local), joiningData()));
 
         store.deleteQuietly(paths.joined(id)); // An answer left from an earlier attempt with this id.
@@ -149,14 +149,6 @@ final class Joiner {
         }
     }
 
-    private List<String> formatNames() {
-        List<String> names = new ArrayList<>();
-
-        for (FormatId f : formats.readable())
-            names.add(f.wireName());
-
-        return names;
-    }
 
     private byte[] joiningData() {
         DiscoveryDataBag bag = new DiscoveryDataBag(local.id(), local.isClient());
@@ -203,7 +195,7 @@ final class Joiner {
             ? store.client().transactionOp().create().forPath(paths.state, stateBytes)
             : store.setDataOp(paths.state, stateBytes, stat.getVersion()));
         ops.addAll(store.deleteOps(paths.join(id), store.rawData(paths.join(id))));
-        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(false, formatNames(), 1))));
+        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(false, formats.wireNames(), 1))));
 
         List<CuratorTransactionResult> res;
 

@@ -384,20 +384,12 @@ public final class ZkIonDiscovery {
     }
 
     private void writeAck(long last) throws Exception {
-        List<String> names = formatNames();
+        List<String> names = formats.wireNames();
 
         store.setData(paths.alive(local.id()), codec.encode(new AliveInfo(local.isClient(), names, last)));
         ackWritten = last;
     }
 
-    private List<String> formatNames() {
-        List<String> names = new java.util.ArrayList<>();
-
-        for (FormatId f : formats.readable())
-            names.add(f.wireName());
-
-        return names;
-    }
 
     // ---- Losing the cluster.
 

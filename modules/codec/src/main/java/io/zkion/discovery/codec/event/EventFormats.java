@@ -29,6 +29,16 @@ public final class EventFormats {
         return java.util.Collections.unmodifiableSet(formats.keySet());
     }
 
+    /** @return The wire names of the formats this node reads, as nodes advertise them. */
+    public java.util.List<String> wireNames() {
+        java.util.List<String> names = new java.util.ArrayList<>();
+
+        for (FormatId f : formats.keySet())
+            names.add(f.wireName());
+
+        return names;
+    }
+
     /** @throws UnsupportedFormatException If this node does not read {@code id}. */
     public EventFormat get(FormatId id) {
         EventFormat f = formats.get(id);

@@ -122,6 +122,18 @@ public final class IonStructReader {
             throw new CorruptPayloadException(what + ": field '" + field + "' should be " + type + ", is " + r.getType());
     }
 
+    /** Writes {@code values} as a list of strings in field {@code field}: the writer's half of {@link #strings}. */
+    public static void writeStrings(com.amazon.ion.IonWriter w, String field, java.util.List<String> values)
+        throws java.io.IOException {
+        w.setFieldName(field);
+        w.stepIn(IonType.LIST);
+
+        for (String v : values)
+            w.writeString(v);
+
+        w.stepOut();
+    }
+
     /** Fails unless a required field was seen. */
     public static void require(boolean seen, String field, String what) {
         if (!seen)

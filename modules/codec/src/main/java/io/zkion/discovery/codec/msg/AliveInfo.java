@@ -28,13 +28,7 @@ public final class AliveInfo {
         w.stepIn(IonType.STRUCT);
         w.setFieldName(F.CLIENT);
         w.writeBool(client);
-        w.setFieldName(F.FORMATS);
-        w.stepIn(IonType.LIST);
-
-        for (String f : formats)
-            w.writeString(f);
-
-        w.stepOut();
+        IonStructReader.writeStrings(w, F.FORMATS, formats);
         w.setFieldName(F.ACK);
         w.writeInt(ack);
         w.stepOut();

@@ -31,13 +31,7 @@ public final class JoinRequest {
         w.writeString(nodeId.toString());
         w.setFieldName(F.CLIENT);
         w.writeBool(client);
-        w.setFieldName(F.FORMATS);
-        w.stepIn(IonType.LIST);
-
-        for (String f : formats)
-            w.writeString(f);
-
-        w.stepOut();
+        IonStructReader.writeStrings(w, F.FORMATS, formats);
         w.setFieldName(F.NODE);
         w.writeBlob(node);
         w.setFieldName(F.JOIN_DATA);
