@@ -98,6 +98,7 @@ final class Coordinator implements AutoCloseable {
         this.log = host.log();
 
         readState();
+        member.adoptOlderEntries();
 
         alive = CuratorCache.build(store.client(), paths.alive);
         alive.listenable().addListener(CuratorCacheListener.builder()
@@ -132,6 +133,11 @@ final class Coordinator implements AutoCloseable {
     void step() throws Exception {
         if (!aliveLoaded)
             return;
+
+        // The state must describe exactly what this node applied; otherwise an entry it has not read exists.
+        if (state.eventId != member.lastEventId())
+            throw new FencedException("the log holds events this node has not applied yet (state at " + state.eventId
+                + ", applied " + member.lastEventId() + ")");
 
         Map<UUID, ChildData> aliveNow = aliveNodes();
 
@@ -207,7 +213,16 @@ final class Coordinator implements AutoCloseable {
             if (member.topology().contains(id) || rejected.contains(id))
                 continue;
 
-            ZkStore.Payload p = store.readPayload(paths.join(id));
+            ZkStore.Payload p;
+
+            try {
+                p = store.readPayload(paths.join(id));
+            }
+            catch (io.zkion.discovery.zk.ZkDataException bad) {
+                log.error("Ignoring an unreadable join request: " + bad.getMessage());
+                rejected.add(id);
+                continue;
+            }
 
             if (p == null)
                 continue; // Not written yet, or the joiner gave up.
@@ -320,14 +335,8 @@ final class Coordinator implements AutoCloseable {
 
         ops.addAll(answer.ops);
 
-        try {
-            commitFenced(ops);
-            rejected.add(id);
-        }
-        catch (Exception e) {
-            store.discard(answer);
-            throw e;
-        }
+        commitFenced(ops);
+        rejected.add(id);
     }
 
     // ---- Queued custom messages become log entries, in the order they were sent.
@@ -344,7 +353,16 @@ final class Coordinator implements AutoCloseable {
 
         for (String name : names) {
             String path = paths.custom + "/" + name;
-            ZkStore.Payload p = store.readPayload(path);
+            ZkStore.Payload p;
+
+            try {
+                p = store.readPayload(path);
+            }
+            catch (io.zkion.discovery.zk.ZkDataException bad) {
+                log.error("Dropping an unreadable custom message request: " + bad.getMessage());
+                commitFenced(Collections.singletonList(store.deleteOp(path)));
+                continue;
+            }
 
             if (p == null)
                 continue;
@@ -470,7 +488,7 @@ final class Coordinator implements AutoCloseable {
             ops.addAll(store.deleteOps(e.path, e.manifest));
 
             for (long id : e.customEventIds) {
-                DiscoverySpiCustomMessage msg = member.takePendingAck(id);
+                DiscoverySpiCustomMessage msg = member.pendingAck(id);
                 DiscoverySpiCustomMessage ack = msg == null ? null : msg.ackMessage();
 
                 if (ack != null) {
@@ -532,17 +550,9 @@ final class Coordinator implements AutoCloseable {
 
         List<CuratorTransactionResult> res;
 
-        try {
-            res = commitFenced(ops, next);
-        }
-        catch (Exception e) {
-            store.discard(entry);
-
-            for (ZkStore.Prepared p : alsoPrepared)
-                store.discard(p);
-
-            throw e;
-        }
+        // On failure the parts stay: Curator may have replayed a multi that did commit, and deleting the parts of a
+        // committed entry would leave every node unable to read it. An orphan part is only garbage.
+        res = commitFenced(ops, next);
 
         String created = res.get(0).getResultPath();
 
@@ -561,6 +571,8 @@ final class Coordinator implements AutoCloseable {
         List<CuratorOp> all = new ArrayList<>(ops);
 
         all.add(store.setDataOp(paths.state, codec.encode(next), stateVersion));
+        // A coordinator whose session is gone (its alive node with it) must never commit, even through a replay.
+        all.add(store.checkOp(paths.alive(local.id())));
 
         try {
             List<CuratorTransactionResult> res = store.commit(all);
@@ -571,7 +583,8 @@ final class Coordinator implements AutoCloseable {
             return res;
         }
         catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
-            if (e instanceof KeeperException.BadVersionException || paths.state.equals(e.getPath())) {
+            if (e instanceof KeeperException.BadVersionException || paths.state.equals(e.getPath())
+                || paths.alive(local.id()).equals(e.getPath())) {
                 metrics.onCommitConflict();
                 throw new FencedException("the cluster state changed under this coordinator (" + e.getMessage() + ")");
             }

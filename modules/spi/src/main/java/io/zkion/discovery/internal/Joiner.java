@@ -129,6 +129,11 @@ final class Joiner {
                 if (answer != null)
                     return answered(answer.data, members);
 
+                if (!store.exists(paths.alive(id))) {
+                    throw new IgniteSpiException("Lost the ZooKeeper session while joining (" + paths.alive(id)
+                        + " is gone)");
+                }
+
                 long now = System.currentTimeMillis();
 
                 if (joinTimeout > 0 && now - start > joinTimeout) {
@@ -174,8 +179,8 @@ final class Joiner {
         if (current != null && clusterAlive(codec.decodeState(current, paths.state)))
             return null;
 
-        if (current != null)
-            sweepDeadCluster();
+        // What a dead cluster left; removed only once this node has won the founding commit.
+        List<String> leftovers = current == null ? Collections.emptyList() : deadClusterLeftovers();
 
         UUID id = local.id();
         String format = bestFormat();
@@ -203,10 +208,18 @@ final class Joiner {
             res = store.commit(ops);
         }
         catch (KeeperException.NodeExistsException | KeeperException.BadVersionException raced) {
-            store.discard(logEntry);
+            store.discard(logEntry); // A definite refusal: nothing of this multi committed.
             local.clearOrder(); // Not ours after all: keep waiting for the coordinator.
 
             return null;
+        }
+
+        if (!leftovers.isEmpty()) {
+            log.info("No live member backed the cluster state under " + paths.root + ": started a new cluster there, "
+                + "removing " + leftovers.size() + " znodes the old one left");
+
+            for (String path : leftovers)
+                store.deleteQuietly(path);
         }
 
         String created = res.get(0).getResultPath();
@@ -237,16 +250,18 @@ final class Joiner {
         return false;
     }
 
-    /** Removes what a dead cluster left, so that the new one starts clean. Best effort. */
-    private void sweepDeadCluster() throws Exception {
-        log.info("No live member backs the cluster state under " + paths.root + ": starting a new cluster there");
+    /** @return The znodes a dead cluster left, listed before the founding commit, so none of the new cluster's. */
+    private List<String> deadClusterLeftovers() throws Exception {
+        List<String> out = new ArrayList<>();
 
         for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left}) {
             for (String name : store.children(dir)) {
                 if (!dir.equals(paths.joined) || !name.equals(local.id().toString()))
-                    store.deleteQuietly(dir + "/" + name);
+                    out.add(dir + "/" + name);
             }
         }
+
+        return out;
     }
 
     private String bestFormat() {

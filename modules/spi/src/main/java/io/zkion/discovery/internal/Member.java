@@ -15,6 +15,7 @@ import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.event.EventKind;
 import io.zkion.discovery.codec.ion.JoinedEventData;
 import io.zkion.discovery.codec.ion.NodeRecord;
+import io.zkion.discovery.zk.ZkDataException;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.ignite.IgniteLogger;
@@ -38,8 +39,11 @@ final class Member {
     private final IgniteLogger log;
     private final ZkIonClusterNode local;
 
-    /** Consulted when the log says this node left or failed: it is no longer part of the cluster. */
-    private final Runnable onExcluded;
+    /**
+     * Set when the log says this node left or failed. Applying stops there; the engine acts on it after the
+     * pass, never in the middle of one (a client's rejoin must not be followed by this pass's stale events).
+     */
+    private boolean excluded;
 
     private volatile Topology topology = Topology.EMPTY;
     private long lastEventId;
@@ -59,7 +63,7 @@ final class Member {
     private final TreeMap<Long, DiscoverySpiCustomMessage> pendingAcks = new TreeMap<>();
 
     Member(ZkStore store, EventFormats formats, ObjectCodec objects, Notifier notifier, DiscoveryHost host,
-        DiscoveryMetrics metrics, ZkIonClusterNode local, Runnable onExcluded) {
+        DiscoveryMetrics metrics, ZkIonClusterNode local) {
         this.store = store;
         this.paths = store.paths();
         this.formats = formats;
@@ -69,7 +73,6 @@ final class Member {
         this.metrics = metrics;
         this.log = host.log();
         this.local = local;
-        this.onExcluded = onExcluded;
     }
 
     Topology topology() {
@@ -88,8 +91,13 @@ final class Member {
         return entries;
     }
 
-    DiscoverySpiCustomMessage takePendingAck(long eventId) {
-        return pendingAcks.remove(eventId);
+    /** @return The delivered message awaiting its ack; it stays until its entry is trimmed. */
+    DiscoverySpiCustomMessage pendingAck(long eventId) {
+        return pendingAcks.get(eventId);
+    }
+
+    boolean excluded() {
+        return excluded;
     }
 
     /** Starts from a join: the topology of the join result, events after {@code joinEventId} still to apply. */
@@ -143,7 +151,7 @@ final class Member {
 
             present.put(seq, Boolean.TRUE);
 
-            if (seq <= lastSeq)
+            if (excluded || seq <= lastSeq)
                 continue;
 
             if (ownUnread.remove(seq)) {
@@ -152,10 +160,17 @@ final class Member {
             }
 
             String path = paths.log + "/" + name;
-            ZkStore.Payload p = store.readPayload(path);
+            ZkStore.Payload p;
+
+            try {
+                p = store.readPayload(path);
+            }
+            catch (ZkDataException e) {
+                throw new IgniteSpiException("Corrupt event log entry " + path + ": " + e.getMessage(), e);
+            }
 
             if (p == null)
-                continue; // Trimmed meanwhile: only entries this node acked can be.
+                continue; // Trimmed meanwhile: only entries this node acked can be; a gap shows at the next.
 
             metrics.onRead(p.data.length);
 
@@ -191,10 +206,37 @@ final class Member {
     }
 
     private void forgetTrimmed(Map<Long, Boolean> present) {
-        while (!entries.isEmpty() && !present.containsKey(entries.firstKey())) {
-            LogEntry e = entries.pollFirstEntry().getValue();
+        for (java.util.Iterator<LogEntry> it = entries.values().iterator(); it.hasNext(); ) {
+            LogEntry e = it.next();
 
-            pendingAcks.headMap(e.lastEventId, true).clear();
+            if (!present.containsKey(e.seq)) {
+                it.remove();
+                pendingAcks.headMap(e.lastEventId, true).clear();
+            }
+        }
+    }
+
+    /**
+     * Takes over entries this node never applied (written before it joined) and that are still in the log, so
+     * that a new coordinator trims them too. Their custom messages were never delivered here: no ack for them.
+     */
+    void adoptOlderEntries() throws Exception {
+        for (String name : sortedLog()) {
+            long seq = ZkPaths.sequence(name);
+
+            if (seq > lastSeq || entries.containsKey(seq))
+                continue;
+
+            String path = paths.log + "/" + name;
+            byte[] raw = store.rawData(path);
+            ZkStore.Payload p = raw == null ? null : store.readPayload(path);
+
+            if (p == null)
+                continue;
+
+            EventBatch b = decode(p.data, path);
+
+            entries.put(seq, new LogEntry(seq, path, b.eventIdCounter(), Collections.emptyList(), p.manifest));
         }
     }
 
@@ -227,8 +269,17 @@ final class Member {
             clusterId = batch.clusterId();
 
         for (DiscoveryEvent e : batch.events()) {
+            if (excluded)
+                break;
+
             if (e.eventId() <= lastEventId)
                 continue;
+
+            if (e.eventId() != lastEventId + 1) {
+                // Never carry on past a hole: this node's view would silently differ from the others'.
+                throw new IgniteSpiException(path + ": event " + e.eventId() + " follows event " + lastEventId
+                    + " here; the events between are missing from the log");
+            }
 
             Predecoded pre = predelivered.get(e.eventId());
 
@@ -292,7 +343,7 @@ final class Member {
         topology = topology.without(e.topVer(), e.nodeId());
 
         if (node.id().equals(local.id())) {
-            onExcluded.run();
+            excluded = true;
             return;
         }
 

@@ -43,7 +43,7 @@ public final class ZkIonClusterNode implements IgniteClusterNode, Serializable, 
         this.id = id;
         this.consistentId = consistentId;
         this.ver = ver;
-        this.attrs = Collections.unmodifiableMap(new HashMap<>(attrs));
+        this.attrs = withoutCredentials(attrs);
         this.addrs = addrs;
         this.hostNames = hostNames;
         this.client = client;
@@ -84,7 +84,16 @@ public final class ZkIonClusterNode implements IgniteClusterNode, Serializable, 
     }
 
     void attributes(Map<String, Object> attrs) {
-        this.attrs = Collections.unmodifiableMap(new HashMap<>(attrs));
+        this.attrs = withoutCredentials(attrs);
+    }
+
+    /** Credentials never travel: the node is marshalled into ZooKeeper, where every member reads it. */
+    private static Map<String, Object> withoutCredentials(Map<String, Object> attrs) {
+        Map<String, Object> m = new HashMap<>(attrs);
+
+        m.remove(IgniteNodeAttributes.ATTR_SECURITY_CREDENTIALS);
+
+        return Collections.unmodifiableMap(m);
     }
 
     @Override public UUID id() {
@@ -107,26 +116,10 @@ public final class ZkIonClusterNode implements IgniteClusterNode, Serializable, 
 
     @SuppressWarnings("unchecked")
     @Override public <T> T attribute(String name) {
-        // Credentials never leave the node that holds them, not even to local readers.
-        if (IgniteNodeAttributes.ATTR_SECURITY_CREDENTIALS.equals(name))
-            return null;
-
         return (T)attrs.get(name);
     }
 
     @Override public Map<String, Object> attributes() {
-        if (!attrs.containsKey(IgniteNodeAttributes.ATTR_SECURITY_CREDENTIALS))
-            return attrs;
-
-        Map<String, Object> m = new HashMap<>(attrs);
-
-        m.remove(IgniteNodeAttributes.ATTR_SECURITY_CREDENTIALS);
-
-        return Collections.unmodifiableMap(m);
-    }
-
-    /** All attributes, credentials included: only for the join request. */
-    Map<String, Object> rawAttributes() {
         return attrs;
     }
 

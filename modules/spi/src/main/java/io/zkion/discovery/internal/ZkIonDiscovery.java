@@ -140,7 +140,7 @@ public final class ZkIonDiscovery {
                 Joiner.Joined j = new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout)
                     .join(this::newMember);
 
-                ackWritten = member.lastEventId();
+                ackWritten = member.lastEventId() - 1; // The coordinator set it one short; the first cycle acks the join.
 
                 startWatches();
                 cycle();
@@ -181,7 +181,10 @@ public final class ZkIonDiscovery {
     }
 
     private Member newMember(ClusterState joined) {
-        Member m = new Member(store, formats, objects, notifier, host, metrics, local, this::onExcluded);
+        if (state == State.STOPPED)
+            throw new IgniteSpiException("Stopped while joining");
+
+        Member m = new Member(store, formats, objects, notifier, host, metrics, local);
 
         sessionId = currentSession();
 
@@ -283,6 +286,11 @@ public final class ZkIonDiscovery {
             }
 
             Member.Applied applied = member.catchUp();
+
+            if (member.excluded()) {
+                onExcluded();
+                return;
+            }
 
             if (state != State.JOINED)
                 return;
@@ -476,7 +484,7 @@ public final class ZkIonDiscovery {
             Joiner.Joined j = new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout)
                 .join(this::newMember);
 
-            ackWritten = member.lastEventId();
+            ackWritten = member.lastEventId() - 1;
 
             notifier.reconnected(member.topology().topVer(), local, member.topology().nodes());
 
@@ -484,6 +492,9 @@ public final class ZkIonDiscovery {
             trigger();
         }
         catch (Exception e) {
+            if (state == State.STOPPED)
+                return; // Stopped while rejoining: nothing to report.
+
             log.error("Client node failed to rejoin: " + e, e);
             state = State.JOINED; // So that segmented() reports it.
             segmented();
@@ -596,13 +607,8 @@ public final class ZkIonDiscovery {
         try {
             ZkStore.Prepared p = store.create(paths.customPrefix(), bytes, CreateMode.PERSISTENT_SEQUENTIAL);
 
-            try {
-                store.commit(p.ops);
-            }
-            catch (Exception e) {
-                store.discard(p);
-                throw e;
-            }
+            // No discard on failure: a replayed request may have committed, and its parts must stay readable.
+            store.commit(p.ops);
 
             metrics.onWritten(bytes.length);
         }

@@ -24,7 +24,10 @@ public final class ZkStore {
     private final CuratorFramework client;
     private final ZkPaths paths;
 
-    /** Payloads up to this size go inline; half the limit leaves room for the other ops of a multi. */
+    /**
+     * Payloads up to this size go inline. A multi can carry two of them (a join writes its log entry and its
+     * answer), so a quarter of the limit leaves the rest of the request room.
+     */
     private final int inlineLimit;
 
     /** Size of one part: the limit less room for the request's own framing. */
@@ -33,7 +36,7 @@ public final class ZkStore {
     public ZkStore(CuratorFramework client, ZkPaths paths, int requestLimit) {
         this.client = client;
         this.paths = paths;
-        this.inlineLimit = requestLimit / 2;
+        this.inlineLimit = requestLimit / 4;
         this.partSize = requestLimit - 4096;
     }
 
@@ -122,7 +125,7 @@ public final class ZkStore {
                 client.delete().forPath(part);
             }
             catch (Exception ignored) {
-                // Already gone, or ZooKeeper unreachable: the coordinator sweeps parts/ at takeover.
+                // Already gone, or ZooKeeper unreachable: a leftover part is garbage, never read.
             }
         }
     }
@@ -240,6 +243,10 @@ public final class ZkStore {
 
     public CuratorOp setDataOp(String path, byte[] data) throws Exception {
         return client.transactionOp().setData().forPath(path, data);
+    }
+
+    public CuratorOp checkOp(String path) throws Exception {
+        return client.transactionOp().check().forPath(path);
     }
 
     public CuratorOp deleteOp(String path) throws Exception {
