@@ -1,0 +1,121 @@
+package io.zkion.discovery.bench.sidebyside;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+
+/** JSON, a markdown table with ratios to the stock SPI, and one PNG chart per metric. */
+final class Report {
+    private final Map<String, Map<SpiKind, List<Double>>> results;
+    private final int rounds;
+
+    Report(Map<String, Map<SpiKind, List<Double>>> results, int rounds) {
+        this.results = results;
+        this.rounds = rounds;
+    }
+
+    void write(Path dir) throws Exception {
+        Files.write(dir.resolve("side-by-side.json"), SideBySide.utf8(json()));
+        Files.write(dir.resolve("side-by-side.md"), SideBySide.utf8(markdown()));
+
+        for (String metric : results.keySet())
+            chart(metric, dir.resolve("side-by-side-" + slug(metric) + ".png"));
+    }
+
+    static double percentile(List<Double> vs, double p) {
+        List<Double> s = new ArrayList<>(vs);
+
+        Collections.sort(s);
+
+        return s.isEmpty() ? Double.NaN : s.get(Math.min(s.size() - 1, (int)Math.ceil(p / 100 * s.size()) - 1 < 0 ? 0
+            : (int)Math.ceil(p / 100 * s.size()) - 1));
+    }
+
+    private String json() {
+        StringBuilder sb = new StringBuilder("{\n  \"rounds\": ").append(rounds).append(",\n  \"metrics\": {\n");
+        boolean firstMetric = true;
+
+        for (Map.Entry<String, Map<SpiKind, List<Double>>> m : results.entrySet()) {
+            sb.append(firstMetric ? "" : ",\n").append("    \"").append(m.getKey()).append("\": {");
+            firstMetric = false;
+
+            boolean first = true;
+
+            for (Map.Entry<SpiKind, List<Double>> e : m.getValue().entrySet()) {
+                List<Double> v = e.getValue();
+
+                sb.append(first ? "" : ", ").append('"').append(e.getKey()).append("\": {\"n\": ").append(v.size())
+                    .append(", \"p50\": ").append(num(percentile(v, 50))).append(", \"p90\": ").append(num(percentile(v, 90)))
+                    .append(", \"p99\": ").append(num(percentile(v, 99))).append(", \"min\": ").append(num(percentile(v, 0)))
+                    .append(", \"max\": ").append(num(percentile(v, 100))).append('}');
+                first = false;
+            }
+
+            sb.append('}');
+        }
+
+        return sb.append("\n  }\n}\n").toString();
+    }
+
+    private String markdown() {
+        StringBuilder sb = new StringBuilder("# ZkIon vs stock ZooKeeper SPI vs TcpDiscoverySpi\n\n")
+            .append("Same JVM, Ignite 2.17.0, one curator-test ZooKeeper server, session/failure timeout ")
+            .append(BenchCluster.TIMEOUT).append(" ms, ").append(rounds)
+            .append(" rounds with the SPIs alternating. p50 / p90 / p99 over all samples; ratio = ZkIon p50 / stock p50.\n\n")
+            .append("| metric | ZkIon p50 / p90 / p99 | stock ZK p50 / p90 / p99 | TCP p50 / p90 / p99 | ZkIon / stock (p50) |\n")
+            .append("| --- | ---: | ---: | ---: | ---: |\n");
+
+        for (Map.Entry<String, Map<SpiKind, List<Double>>> m : results.entrySet()) {
+            sb.append("| ").append(m.getKey());
+
+            for (SpiKind k : SpiKind.values()) {
+                List<Double> v = m.getValue().get(k);
+
+                sb.append(" | ").append(v == null ? "n/a" : fmt(percentile(v, 50)) + " / " + fmt(percentile(v, 90))
+                    + " / " + fmt(percentile(v, 99)));
+            }
+
+            List<Double> ours = m.getValue().get(SpiKind.ZKION);
+            List<Double> stock = m.getValue().get(SpiKind.STOCK_ZK);
+
+            sb.append(" | ").append(ours == null || stock == null ? "n/a"
+                : String.format(Locale.ROOT, "%.2fx", percentile(ours, 50) / percentile(stock, 50))).append(" |\n");
+        }
+
+        return sb.toString();
+    }
+
+    private void chart(String metric, Path file) throws Exception {
+        CategoryChart c = new CategoryChartBuilder().width(800).height(450).title(metric).xAxisTitle("percentile")
+            .yAxisTitle(metric.contains("(ms)") ? "ms" : "bytes").build();
+        List<String> xs = List.of("p50", "p90", "p99");
+
+        for (Map.Entry<SpiKind, List<Double>> e : results.get(metric).entrySet()) {
+            List<Double> v = e.getValue();
+
+            c.addSeries(e.getKey().name(), xs, List.of(percentile(v, 50), percentile(v, 90), percentile(v, 99)));
+        }
+
+        BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    private static String slug(String metric) {
+        return metric.toLowerCase(Locale.ROOT).replaceAll("\\(.*?\\)", "").replaceAll("[^a-z0-9]+", "-")
+            .replaceAll("(^-|-$)", "");
+    }
+
+    private static String num(double d) {
+        return Double.isNaN(d) ? "null" : String.format(Locale.ROOT, "%.3f", d);
+    }
+
+    private static String fmt(double d) {
+        return Double.isNaN(d) ? "n/a" : d >= 1000 ? String.format(Locale.ROOT, "%,.0f", d) : String.format(Locale.ROOT, "%.2f", d);
+    }
+}
