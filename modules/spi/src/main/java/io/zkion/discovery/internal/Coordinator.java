@@ -75,6 +75,9 @@ final class Coordinator implements AutoCloseable {
     private final PersistentWatcher customWatch;
     private volatile boolean aliveLoaded;
 
+    /** Set by the watch on custom/; the queue is listed only then (and once at takeover). */
+    private volatile boolean customDirty = true;
+
     private ClusterState state;
     private int stateVersion;
 
@@ -111,7 +114,10 @@ final class Coordinator implements AutoCloseable {
         alive.start();
 
         customWatch = new PersistentWatcher(store.client(), paths.custom, false);
-        customWatch.getListenable().addListener(e -> trigger.run());
+        customWatch.getListenable().addListener(e -> {
+            customDirty = true;
+            trigger.run();
+        });
         customWatch.start();
 
         metrics.onTakeover();
@@ -143,7 +149,11 @@ final class Coordinator implements AutoCloseable {
 
         departures(aliveNow);
         joins(aliveNow);
-        customs();
+        if (customDirty) {
+            customDirty = false; // Before listing: a request arriving meanwhile sets it again.
+            customs();
+        }
+
         trim(aliveNow);
     }
 

@@ -69,6 +69,15 @@ public final class ZkIonDiscovery {
 
     private final ScheduledExecutorService worker;
     private final AtomicBoolean cycleQueued = new AtomicBoolean();
+
+    /**
+     * What changed since the last cycle, as the watches report it: a cycle lists only what changed, which
+     * saves ZooKeeper round trips on every event. Cleared before listing, so news that arrives meanwhile
+     * sets it again and schedules another cycle.
+     */
+    private volatile boolean logDirty = true;
+    private volatile boolean aliveDirty = true;
+    private Set<UUID> alive = new HashSet<>();
     private boolean ackQueued;
 
     private volatile State state = State.NEW;
@@ -197,13 +206,20 @@ public final class ZkIonDiscovery {
 
     private void startWatches() {
         closeWatches();
+        markAllDirty();
 
         logWatch = new PersistentWatcher(store.client(), paths.log, false);
-        logWatch.getListenable().addListener(e -> trigger());
+        logWatch.getListenable().addListener(e -> {
+            logDirty = true;
+            trigger();
+        });
         logWatch.start();
 
         aliveWatch = new PersistentWatcher(store.client(), paths.alive, false);
-        aliveWatch.getListenable().addListener(e -> trigger());
+        aliveWatch.getListenable().addListener(e -> {
+            aliveDirty = true;
+            trigger();
+        });
         aliveWatch.start();
     }
 
@@ -285,7 +301,12 @@ public final class ZkIonDiscovery {
                 return;
             }
 
-            Member.Applied applied = member.catchUp();
+            Member.Applied applied = new Member.Applied();
+
+            if (logDirty) {
+                logDirty = false;
+                applied = member.catchUp();
+            }
 
             if (member.excluded()) {
                 onExcluded();
@@ -295,7 +316,10 @@ public final class ZkIonDiscovery {
             if (state != State.JOINED)
                 return;
 
-            Set<UUID> alive = aliveIds();
+            if (aliveDirty) {
+                aliveDirty = false;
+                alive = aliveIds();
+            }
 
             if (!alive.contains(local.id())) {
                 onExcluded();
@@ -318,6 +342,7 @@ public final class ZkIonDiscovery {
         catch (FencedException e) {
             log.info(e.getMessage());
             resign();
+            markAllDirty();
             trigger();
         }
         catch (IgniteSpiException e) {
@@ -328,9 +353,15 @@ public final class ZkIonDiscovery {
         catch (Exception e) {
             if (state == State.JOINED) {
                 log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
+                markAllDirty();
                 worker.schedule(this::trigger, 200, TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    private void markAllDirty() {
+        logDirty = true;
+        aliveDirty = true;
     }
 
     private Set<UUID> aliveIds() throws Exception {
@@ -411,8 +442,10 @@ public final class ZkIonDiscovery {
     }
 
     private void onConnectionState(ConnectionState s) {
-        if (s == ConnectionState.RECONNECTED)
+        if (s == ConnectionState.RECONNECTED) {
+            markAllDirty(); // Watches may have missed changes while disconnected.
             trigger(); // Same session or a new one: the cycle tells which.
+        }
 
         if (s == ConnectionState.LOST) {
             metrics.onConnectionLoss();
