@@ -411,10 +411,6 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
                 return getSpiContext();
             }
 
-            @Override public DiscoverySpiNodeAuthenticator authenticator() {
-                return auth;
-            }
-
             @Override public Map<String, Object> nodeAttributes() {
                 return locNodeAttrs;
             }

@@ -608,10 +608,6 @@ final class Coordinator implements AutoCloseable {
         return aliveNodes().keySet();
     }
 
-    ClusterState state() {
-        return state;
-    }
-
     @Override public void close() {
         try {
             customWatch.close();

@@ -5,7 +5,6 @@ import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.discovery.DiscoverySpiDataExchange;
 import org.apache.ignite.spi.discovery.DiscoverySpiListener;
-import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
 
 /** What the engine needs from Ignite, through the SPI that Ignite configured. */
 public interface DiscoveryHost {
@@ -17,8 +16,6 @@ public interface DiscoveryHost {
 
     /** The SPI context; before the kernal starts, Ignite's dummy one. */
     IgniteSpiContext spiContext();
-
-    DiscoverySpiNodeAuthenticator authenticator();
 
     /** Fresh node attributes, for a client that rejoins. */
     Map<String, Object> nodeAttributes();
