@@ -220,11 +220,6 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
         long sesTimeout = validateConfiguration();
 
-        if (auth != null) {
-            // Refused rather than ignored: admitting nodes unauthenticated in a secured cluster would be silent harm.
-            throw new IgniteSpiException("ZkIonDiscoverySpi does not authenticate joining nodes yet, and this node "
-                + "runs a security plugin: use TcpDiscoverySpi or Ignite's ZookeeperDiscoverySpi for secured clusters");
-        }
 
         locNode = createLocalNode();
         lsnr.onLocalNodeInitialized(locNode);
@@ -409,6 +404,10 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
             @Override public IgniteSpiContext spiContext() {
                 return getSpiContext();
+            }
+
+            @Override public DiscoverySpiNodeAuthenticator authenticator() {
+                return auth;
             }
 
             @Override public Map<String, Object> nodeAttributes() {

@@ -39,6 +39,10 @@ import org.apache.ignite.spi.IgniteNodeValidationResult;
 import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.discovery.DiscoveryDataBag;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
+import org.apache.ignite.internal.processors.security.SecurityContext;
+import org.apache.ignite.internal.processors.security.SecurityUtils;
+import org.apache.ignite.plugin.security.SecurityCredentials;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
@@ -258,7 +262,8 @@ final class Coordinator implements AutoCloseable {
         }
 
         String format = currentFormat(aliveNow);
-        String err = validate(node, joinData, req, format);
+        boolean[] attrsChanged = new boolean[1];
+        String err = validate(node, joinData, req, format, attrsChanged);
 
         if (err != null) {
             reject(id, p, err);
@@ -270,7 +275,9 @@ final class Coordinator implements AutoCloseable {
 
         node.order(topVer);
 
-        byte[] record = new NodeRecord(id, topVer, node.isClient(), req.node).encode();
+        // The joiner's own bytes, unless authentication added the security subject to its attributes.
+        byte[] nodeBytes = attrsChanged[0] ? objects.marshal(node) : req.node;
+        byte[] record = new NodeRecord(id, topVer, node.isClient(), nodeBytes).encode();
 
         // Ignite's order on the coordinator: joining data in, then the common data out, then the event.
         DiscoveryDataBag joiningBag = new DiscoveryDataBag(id, node.isClient());
@@ -312,7 +319,8 @@ final class Coordinator implements AutoCloseable {
         }
     }
 
-    private String validate(ZkIonClusterNode node, Map<Integer, Serializable> joinData, JoinRequest req, String format) {
+    private String validate(ZkIonClusterNode node, Map<Integer, Serializable> joinData, JoinRequest req, String format,
+        boolean[] attrsChanged) {
         if (!node.id().equals(req.nodeId))
             return "The join request of " + req.nodeId + " carries node " + node.id();
 
@@ -323,6 +331,11 @@ final class Coordinator implements AutoCloseable {
             return "The joining node reads event formats " + req.formats + ", but the cluster writes " + format
                 + " and not every node reads another: upgrade the joining node";
         }
+
+        String authErr = authenticate(node, req, attrsChanged);
+
+        if (authErr != null)
+            return authErr;
 
         IgniteSpiContext ctx = host.spiContext();
         IgniteNodeValidationResult res = ctx.validateNode(node);
@@ -335,6 +348,41 @@ final class Coordinator implements AutoCloseable {
         }
 
         return res == null ? null : res.sendMessage();
+    }
+
+    /** Runs Ignite's authenticator, when a security plugin set one, and records the subject in the attributes. */
+    private String authenticate(ZkIonClusterNode node, JoinRequest req, boolean[] attrsChanged) {
+        DiscoverySpiNodeAuthenticator auth = host.authenticator();
+
+        if (auth == null)
+            return null;
+
+        SecurityCredentials cred;
+
+        try {
+            cred = req.credentials == null ? null : objects.unmarshal(req.credentials, paths.join(node.id()) + " credentials");
+        }
+        catch (RuntimeException e) {
+            return "Failed to read the node's credentials";
+        }
+
+        SecurityContext subj = auth.authenticateNode(node, cred);
+
+        if (subj == null)
+            return "Authentication failed";
+
+        if (!(subj instanceof Serializable))
+            return "Authentication subject is not serializable";
+
+        try {
+            node.replaceAttributes(SecurityUtils.withSecurityContext(subj, node.attributes(), objects.marshaller()));
+            attrsChanged[0] = true;
+        }
+        catch (Exception e) {
+            return "Failed to marshal the node's security subject";
+        }
+
+        return null;
     }
 
     private void reject(UUID id, ZkStore.Payload p, String reason) throws Exception {

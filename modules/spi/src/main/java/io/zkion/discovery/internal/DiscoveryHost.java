@@ -5,6 +5,7 @@ import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.discovery.DiscoverySpiDataExchange;
 import org.apache.ignite.spi.discovery.DiscoverySpiListener;
+import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
 
 /** What the engine needs from Ignite, through the SPI that Ignite configured. */
 public interface DiscoveryHost {
@@ -16,6 +17,9 @@ public interface DiscoveryHost {
 
     /** The SPI context; before the kernal starts, Ignite's dummy one. */
     IgniteSpiContext spiContext();
+
+    /** The authenticator Ignite set when a security plugin runs; null otherwise. */
+    DiscoverySpiNodeAuthenticator authenticator();
 
     /** Fresh node attributes, for a client that rejoins. */
     Map<String, Object> nodeAttributes();

@@ -92,7 +92,9 @@ final class Joiner {
             throw new IgniteSpiException("Node with the same ID already exists: " + id + " (" + paths.alive(id) + " is alive)");
 
         List<String> readable = formats.wireNames();
-        byte[] request = codec.encode(new JoinRequest(id, local.isClient(), readable, objects.marshal(local), joiningData()));
+        Object creds = local.credentials();
+        byte[] request = codec.encode(new JoinRequest(id, local.isClient(), readable, objects.marshal(local), joiningData(),
+            creds == null ? null : objects.marshal(creds)));
 
         store.deleteQuietly(paths.joined(id)); // An answer left from an earlier attempt with this id.
 

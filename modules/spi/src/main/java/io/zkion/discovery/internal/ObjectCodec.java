@@ -18,6 +18,10 @@ public final class ObjectCodec {
         this.ldr = ldr;
     }
 
+    public Marshaller marshaller() {
+        return marsh;
+    }
+
     public byte[] marshal(Object obj) {
         try {
             return zip.marshalZip(marsh, obj);

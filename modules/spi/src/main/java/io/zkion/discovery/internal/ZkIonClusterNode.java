@@ -33,6 +33,9 @@ public final class ZkIonClusterNode implements IgniteClusterNode, Serializable, 
     private final Collection<String> hostNames;
     private final boolean client;
 
+    /** Security credentials, kept on the local node only: they go to the coordinator in the join request. */
+    private transient Object credentials;
+
     private transient boolean loc;
     private transient DiscoveryMetricsProvider metricsProvider;
     private transient volatile ClusterMetrics metrics;
@@ -43,6 +46,7 @@ public final class ZkIonClusterNode implements IgniteClusterNode, Serializable, 
         this.id = id;
         this.consistentId = consistentId;
         this.ver = ver;
+        this.credentials = attrs.get(IgniteNodeAttributes.ATTR_SECURITY_CREDENTIALS);
         this.attrs = withoutCredentials(attrs);
         this.addrs = addrs;
         this.hostNames = hostNames;
@@ -84,7 +88,17 @@ public final class ZkIonClusterNode implements IgniteClusterNode, Serializable, 
     }
 
     void attributes(Map<String, Object> attrs) {
+        this.credentials = attrs.get(IgniteNodeAttributes.ATTR_SECURITY_CREDENTIALS);
         this.attrs = withoutCredentials(attrs);
+    }
+
+    /** Attributes as the coordinator completes them (the security subject), credentials never among them. */
+    void replaceAttributes(Map<String, Object> attrs) {
+        this.attrs = withoutCredentials(attrs);
+    }
+
+    Object credentials() {
+        return credentials;
     }
 
     /** Credentials never travel: the node is marshalled into ZooKeeper, where every member reads it. */

@@ -17,12 +17,17 @@ public final class JoinRequest {
     public final byte[] node;
     public final byte[] joinData;
 
-    public JoinRequest(UUID nodeId, boolean client, List<String> formats, byte[] node, byte[] joinData) {
+    /** The node's marshalled security credentials, for the coordinator's authenticator; null without security. */
+    public final byte[] credentials;
+
+    public JoinRequest(UUID nodeId, boolean client, List<String> formats, byte[] node, byte[] joinData,
+        byte[] credentials) {
         this.nodeId = nodeId;
         this.client = client;
         this.formats = formats;
         this.node = node;
         this.joinData = joinData;
+        this.credentials = credentials;
     }
 
     void write(IonWriter w) throws IOException {
@@ -36,6 +41,12 @@ public final class JoinRequest {
         w.writeBlob(node);
         w.setFieldName(F.JOIN_DATA);
         w.writeBlob(joinData);
+
+        if (credentials != null) {
+            w.setFieldName(F.DATA);
+            w.writeBlob(credentials);
+        }
+
         w.stepOut();
     }
 
@@ -46,9 +57,11 @@ public final class JoinRequest {
         List<String> formats = null;
         byte[] node = null;
         byte[] data = null;
+        byte[] creds = null;
 
         for (String f = s.nextField(); f != null; f = s.nextField()) {
             switch (f) {
+                case F.DATA: creds = s.blob(f); break;
                 case F.ID: id = s.uuid(f); break;
                 case F.CLIENT: client = s.boolValue(f); break;
                 case F.FORMATS: formats = s.strings(f); break;
@@ -66,6 +79,6 @@ public final class JoinRequest {
         IonStructReader.require(node != null, F.NODE, what);
         IonStructReader.require(data != null, F.JOIN_DATA, what);
 
-        return new JoinRequest(id, client, formats, node, data);
+        return new JoinRequest(id, client, formats, node, data, creds);
     }
 }

@@ -35,11 +35,12 @@ public class ControlCodecTest {
 
     @Test public void joinRequestRoundTrips() {
         JoinRequest j = codec.decodeJoinRequest(codec.encode(new JoinRequest(Events.node(3), false,
-            Arrays.asList("ion-1"), new byte[] {1, 2}, new byte[] {3})), "j");
+            Arrays.asList("ion-1"), new byte[] {1, 2}, new byte[] {3}, new byte[] {7})), "j");
 
         assertEquals(Events.node(3), j.nodeId);
         assertArrayEquals(new byte[] {1, 2}, j.node);
         assertArrayEquals(new byte[] {3}, j.joinData);
+        assertArrayEquals(new byte[] {7}, j.credentials);
     }
 
     @Test public void joinResultsRoundTrip() {
