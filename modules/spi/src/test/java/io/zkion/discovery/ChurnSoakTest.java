@@ -6,9 +6,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.apache.ignite.internal.IgniteEx;
@@ -69,22 +66,7 @@ public class ChurnSoakTest extends ZkIonTestSupport {
     }
 
     @Test(timeout = 900_000) public void joinStormOfSixteenServers() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        List<Future<Ignite>> futs = new ArrayList<>();
-
-        try {
-            for (int i = 0; i < 16; i++) {
-                String name = "storm" + i;
-
-                futs.add(pool.submit(() -> start(name)));
-            }
-
-            for (Future<Ignite> f : futs)
-                f.get();
-        }
-        finally {
-            pool.shutdown();
-        }
+        startConcurrently(16, "storm");
 
         for (Ignite n : nodes)
             await(n.name() + " sees 16", 120_000, () -> n.cluster().nodes().size() == 16);

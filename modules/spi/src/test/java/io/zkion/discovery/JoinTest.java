@@ -4,9 +4,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteException;
 import org.apache.ignite.cluster.ClusterNode;
@@ -21,22 +18,7 @@ import static org.junit.Assert.fail;
 /** Concurrent joins, refused joins, and joins whose data is larger than a ZooKeeper request. */
 public class JoinTest extends ZkIonTestSupport {
     @Test(timeout = 300_000) public void eightConcurrentNodesFormOneCluster() throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(8);
-        List<Future<Ignite>> futs = new ArrayList<>();
-
-        try {
-            for (int i = 0; i < 8; i++) {
-                String name = "n" + i;
-
-                futs.add(pool.submit(() -> start(name)));
-            }
-
-            for (Future<Ignite> f : futs)
-                f.get();
-        }
-        finally {
-            pool.shutdown();
-        }
+        startConcurrently(8, "n");
 
         for (Ignite n : nodes)
             await(n.name() + " sees 8 nodes", 60_000, () -> n.cluster().nodes().size() == 8);

@@ -129,6 +129,26 @@ public abstract class ZkIonTestSupport {
         return n;
     }
 
+    /** Starts {@code count} servers at once, from as many threads, and returns when all have started. */
+    protected void startConcurrently(int count, String prefix) throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(count);
+        List<java.util.concurrent.Future<Ignite>> futs = new ArrayList<>();
+
+        try {
+            for (int i = 0; i < count; i++) {
+                String name = prefix + i;
+
+                futs.add(pool.submit(() -> start(name)));
+            }
+
+            for (java.util.concurrent.Future<Ignite> f : futs)
+                f.get();
+        }
+        finally {
+            pool.shutdown();
+        }
+    }
+
     /** Waits, by polling every 50 ms, until {@code cond} holds; fails after {@code ms}. */
     protected static void await(String what, long ms, BooleanSupplier cond) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);

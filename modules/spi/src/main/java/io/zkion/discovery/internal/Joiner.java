@@ -66,17 +66,6 @@ final class Joiner {
         this.log = host.log();
     }
 
-    /** What a join ends with. */
-    static final class Joined {
-        final Member member;
-        final ClusterState state;
-
-        Joined(Member member, ClusterState state) {
-            this.member = member;
-            this.state = state;
-        }
-    }
-
     /**
      * Makes the member this join hands over to. Called before this node's own join is notified: Ignite sends
      * custom messages while it handles that notification, so the engine must count as joined already.
@@ -85,7 +74,8 @@ final class Joiner {
         Member create(ClusterState state);
     }
 
-    Joined join(MemberFactory members) throws Exception {
+    /** Joins; the member this node continues as is handed to {@code members} on the way. */
+    void join(MemberFactory members) throws Exception {
         UUID id = local.id();
 
         if (store.exists(paths.alive(id)))
@@ -121,15 +111,15 @@ final class Joiner {
             long nextLog = start + 10_000;
 
             while (true) {
-                Joined founded = tryFound(members, request.length);
-
-                if (founded != null)
-                    return founded;
+                if (tryFound(members))
+                    return;
 
                 ZkStore.Payload answer = store.readPayload(paths.joined(id));
 
-                if (answer != null)
-                    return answered(answer.data, members);
+                if (answer != null) {
+                    answered(answer.data, members);
+                    return;
+                }
 
                 if (!store.exists(paths.alive(id))) {
                     throw new IgniteSpiException("Lost the ZooKeeper session while joining (" + paths.alive(id)
@@ -169,17 +159,17 @@ final class Joiner {
      * Founds the cluster when ZooKeeper holds none alive: no state, or a state no live member backs (the
      * whole cluster stopped or died). Servers only; a client waits for one.
      *
-     * @return The join, or null if there is a live cluster or another node founded it first.
+     * @return Whether this node founded the cluster; false if there is a live one or another node founded it first.
      */
-    private Joined tryFound(MemberFactory members, int requestSize) throws Exception {
+    private boolean tryFound(MemberFactory members) throws Exception {
         if (local.isClient())
-            return null;
+            return false;
 
         Stat stat = new Stat();
         byte[] current = store.read(paths.state, stat);
 
         if (current != null && clusterAlive(codec.decodeState(current, paths.state)))
-            return null;
+            return false;
 
         // What a dead cluster left; removed only once this node has won the founding commit.
         List<String> leftovers = current == null ? Collections.emptyList() : deadClusterLeftovers();
@@ -213,7 +203,7 @@ final class Joiner {
             store.discard(logEntry); // A definite refusal: nothing of this multi committed.
             local.clearOrder(); // Not ours after all: keep waiting for the coordinator.
 
-            return null;
+            return false;
         }
 
         if (!leftovers.isEmpty()) {
@@ -233,7 +223,7 @@ final class Joiner {
 
         log.info("Started a new cluster [id=" + state.clusterId + ", root=" + paths.root + ", format=" + format + ']');
 
-        return new Joined(m, state);
+        return true;
     }
 
     /** @return Whether any alive node has joined (its ack is past zero): then the cluster in ZooKeeper is live. */
@@ -277,7 +267,7 @@ final class Joiner {
         return best.wireName();
     }
 
-    private Joined answered(byte[] data, MemberFactory members) throws Exception {
+    private void answered(byte[] data, MemberFactory members) throws Exception {
         UUID id = local.id();
         JoinResult r = codec.decodeJoinResult(data, paths.joined(id));
 
@@ -313,7 +303,5 @@ final class Joiner {
 
         m.start(r.state.clusterId, top, r.joinEventId);
         notifier.joined(r.state.topVer, local, top.nodes());
-
-        return new Joined(m, r.state);
     }
 }

@@ -146,8 +146,7 @@ public final class ZkIonDiscovery {
             try {
                 hooks.beforeJoin();
 
-                Joiner.Joined j = new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout)
-                    .join(this::newMember);
+                newJoiner().join(this::newMember);
 
                 ackWritten = member.lastEventId() - 1; // The coordinator set it one short; the first cycle acks the join.
 
@@ -187,6 +186,10 @@ public final class ZkIonDiscovery {
                 throw new IgniteSpiException("Failed to join: " + c, c);
             }
         }
+    }
+
+    private Joiner newJoiner() {
+        return new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout);
     }
 
     private Member newMember(ClusterState joined) {
@@ -514,8 +517,7 @@ public final class ZkIonDiscovery {
             hooks.beforeReconnect();
             hooks.beforeJoin();
 
-            Joiner.Joined j = new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout)
-                .join(this::newMember);
+            newJoiner().join(this::newMember);
 
             ackWritten = member.lastEventId() - 1;
 
