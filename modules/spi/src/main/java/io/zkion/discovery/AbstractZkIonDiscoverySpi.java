@@ -306,7 +306,8 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
             .connectString(zkConnectionString)
             .sessionTimeoutMs((int)sesTimeout)
             .connectionTimeoutMs((int)Math.min(sesTimeout, 15_000))
-            .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000));
+            .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
+            .zkClientConfig(clientConfig(sesTimeout));
 
         if (zkDigestAuth != null) {
             b.authorization("digest", zkDigestAuth.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -357,6 +358,18 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         }
 
         return c;
+    }
+
+    /**
+     * ZooKeeper's client waits forever for a reply by default; a request the server never answers would then stall
+     * discovery for good. Bounded by the session timeout, it fails and the discovery thread retries.
+     */
+    private static org.apache.zookeeper.client.ZKClientConfig clientConfig(long sesTimeout) {
+        org.apache.zookeeper.client.ZKClientConfig cfg = new org.apache.zookeeper.client.ZKClientConfig();
+
+        cfg.setProperty(org.apache.zookeeper.client.ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(sesTimeout));
+
+        return cfg;
     }
 
     private ZkIonClusterNode createLocalNode() {

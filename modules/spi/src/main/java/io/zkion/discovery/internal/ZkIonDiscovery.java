@@ -46,10 +46,16 @@ public final class ZkIonDiscovery {
     /** The engine's states. */
     public enum State { NEW, JOINING, JOINED, DISCONNECTED, STOPPED }
 
-    /** Acks are written at once after a custom event (its ack message waits on them), else every this many events. */
-    private static final int ACK_EVERY = 8;
+    /**
+     * Acks are coalesced: written this many ms after a custom event (its ack message waits on every node's ack),
+     * 500 ms after other events, or at once when this many events are unacked. Each ack is a ZooKeeper write, and
+     * every node writes them: coalescing keeps them from queueing ahead of the next events.
+     */
+    private static final long ACK_SOON_MS = 20;
 
-    private static final long ACK_DELAY_MS = 500;
+    private static final long ACK_LATER_MS = 500;
+
+    private static final int ACK_EVERY = 32;
 
     private final ZkStore store;
     private final ZkPaths paths;
@@ -78,7 +84,9 @@ public final class ZkIonDiscovery {
     private volatile boolean logDirty = true;
     private volatile boolean aliveDirty = true;
     private Set<UUID> alive = new HashSet<>();
-    private boolean ackQueued;
+    private boolean ackSoonQueued;
+    private boolean ackLaterQueued;
+    private int unacked;
 
     private volatile State state = State.NEW;
     private volatile Member member;
@@ -340,7 +348,7 @@ public final class ZkIonDiscovery {
             if (crd != null)
                 crd.step();
 
-            ack(applied.custom);
+            ack(applied);
         }
         catch (FencedException e) {
             log.info(e.getMessage());
@@ -399,29 +407,38 @@ public final class ZkIonDiscovery {
         }
     }
 
-    /** Writes this node's ack now after a custom event or enough events, else a little later. */
-    private void ack(boolean now) throws Exception {
-        long last = member.lastEventId();
+    /** Writes this node's ack soon after a custom event, later after other events, at once after many. */
+    private void ack(Member.Applied applied) throws Exception {
+        unacked += applied.events;
 
-        if (last <= ackWritten)
+        if (member.lastEventId() <= ackWritten)
             return;
 
-        if (now || last - ackWritten >= ACK_EVERY) {
-            writeAck(last);
-        }
-        else if (!ackQueued) {
-            ackQueued = true;
+        if (unacked >= ACK_EVERY)
+            writeAck(member.lastEventId());
+        else if (applied.custom && !ackSoonQueued) {
+            ackSoonQueued = true;
             worker.schedule(() -> {
-                ackQueued = false;
+                ackSoonQueued = false;
+                delayedAck();
+            }, ACK_SOON_MS, TimeUnit.MILLISECONDS);
+        }
+        else if (!ackLaterQueued) {
+            ackLaterQueued = true;
+            worker.schedule(() -> {
+                ackLaterQueued = false;
+                delayedAck();
+            }, ACK_LATER_MS, TimeUnit.MILLISECONDS);
+        }
+    }
 
-                try {
-                    if (state == State.JOINED && member.lastEventId() > ackWritten)
-                        writeAck(member.lastEventId());
-                }
-                catch (Exception e) {
-                    log.warning("Failed to write ack: " + e);
-                }
-            }, ACK_DELAY_MS, TimeUnit.MILLISECONDS);
+    private void delayedAck() {
+        try {
+            if (state == State.JOINED && member.lastEventId() > ackWritten)
+                writeAck(member.lastEventId());
+        }
+        catch (Exception e) {
+            log.warning("Failed to write ack: " + e);
         }
     }
 
@@ -430,6 +447,7 @@ public final class ZkIonDiscovery {
 
         store.setData(paths.alive(local.id()), codec.encode(new AliveInfo(local.isClient(), names, last)));
         ackWritten = last;
+        unacked = 0;
     }
 
 
