@@ -62,9 +62,6 @@ final class Coordinator implements AutoCloseable {
     /** Entries trimmed in one multi at most. */
     private static final int MAX_TRIM = 128;
 
-    /** Ack events in one entry at most: an entry holds fewer than {@link Member#IDS_PER_ENTRY} events. */
-    private static final int MAX_ACKS = 512;
-
     private final ZkStore store;
     private final ZkPaths paths;
     private final ControlCodec codec;
@@ -147,6 +144,10 @@ final class Coordinator implements AutoCloseable {
         if (!aliveLoaded)
             return;
 
+        // The state must describe exactly what this node applied; otherwise an entry it has not read exists.
+        if (state.eventId != member.lastEventId())
+            throw new FencedException("the log holds events this node has not applied yet (state at " + state.eventId
+                + ", applied " + member.lastEventId() + ")");
 
         Map<UUID, ChildData> aliveNow = aliveNodes();
 
@@ -192,7 +193,7 @@ final class Coordinator implements AutoCloseable {
         List<DiscoveryEvent> events = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
         long topVer = state.topVer;
-        long evtId = -1; // Ids within the entry; the entry's place in the log makes them absolute.
+        long evtId = state.eventId;
 
         for (ZkIonClusterNode n : member.topology().members()) {
             if (n == local || aliveNow.containsKey(n.id()))
@@ -212,7 +213,7 @@ final class Coordinator implements AutoCloseable {
         }
 
         if (!events.isEmpty())
-            append(events, ops, state.with(topVer, member.lastEventId(), currentFormat(aliveNow), local.id()), new HashMap<>());
+            append(events, ops, state.with(topVer, evtId, currentFormat(aliveNow), local.id()), new HashMap<>());
     }
 
     // ---- New alive nodes with a join request become NODE_JOINED, or are refused.
@@ -270,7 +271,7 @@ final class Coordinator implements AutoCloseable {
         }
 
         long topVer = state.topVer + 1;
-        long evtId = 0;
+        long evtId = state.eventId + 1;
 
         node.order(topVer);
 
@@ -293,18 +294,17 @@ final class Coordinator implements AutoCloseable {
 
         records.add(record);
 
-        ClusterState next = state.with(topVer, member.lastEventId(), format, local.id());
-        // The joiner finds its event in the log by its id; the result's event id field is not used any more.
-        byte[] result = codec.encode(JoinResult.accepted(1, next, snapshots.encode(topVer, records),
+        ClusterState next = state.with(topVer, evtId, format, local.id());
+        byte[] result = codec.encode(JoinResult.accepted(evtId, next, snapshots.encode(topVer, records),
             objects.marshal(new HashMap<>(collectBag.commonData()))));
 
         ZkStore.Prepared answer = store.create(paths.joined(id), result, CreateMode.PERSISTENT);
         List<CuratorOp> ops = new ArrayList<>(answer.ops);
 
         ops.addAll(store.deleteOps(paths.join(id), p.manifest));
-        // Setting the joiner's ack fails the whole join if its session is already gone. The ack (1) is below every
-        // event id, so that the log stays until the joiner has found its join event and acked it itself.
-        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(node.isClient(), req.formats, 1))));
+        // Setting the joiner's ack fails the whole join if its session is already gone. The ack stops short of
+        // the join event, so that its entry stays until the joiner has found it and acked it itself.
+        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(node.isClient(), req.formats, evtId - 1))));
 
         DiscoveryEvent evt = DiscoveryEvent.joined(evtId, topVer, id, new JoinedEventData(record, req.joinData).encode());
         Map<Long, Predecoded> pre = new HashMap<>();
@@ -407,7 +407,7 @@ final class Coordinator implements AutoCloseable {
         List<DiscoveryEvent> batch = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
         Map<Long, Predecoded> pre = new HashMap<>();
-        long evtId = -1;
+        long evtId = state.eventId;
 
         for (String name : names) {
             String path = paths.custom + "/" + name;
@@ -455,11 +455,10 @@ final class Coordinator implements AutoCloseable {
                     batch.clear();
                     ops.clear();
                     pre.clear();
-                    evtId = -1;
                 }
 
                 mutable(path, p, req, sender, msg);
-                evtId = -1;
+                evtId = state.eventId;
                 continue;
             }
 
@@ -472,7 +471,6 @@ final class Coordinator implements AutoCloseable {
                 batch.clear();
                 ops.clear();
                 pre.clear();
-                evtId = -1;
             }
         }
 
@@ -482,8 +480,8 @@ final class Coordinator implements AutoCloseable {
 
     private void appendCustoms(List<DiscoveryEvent> batch, List<CuratorOp> ops, Map<Long, Predecoded> pre, long evtId)
         throws Exception {
-        append(new ArrayList<>(batch), new ArrayList<>(ops), state.with(state.topVer, member.lastEventId(), state.format,
-            local.id()), new HashMap<>(pre));
+        append(new ArrayList<>(batch), new ArrayList<>(ops), state.with(state.topVer, evtId, state.format, local.id()),
+            new HashMap<>(pre));
     }
 
     private void mutable(String path, ZkStore.Payload p, DiscoveryEvent req, ZkIonClusterNode sender,
@@ -494,7 +492,7 @@ final class Coordinator implements AutoCloseable {
         notifier.custom(top.topVer(), sender, top.nodes(), msg);
 
         List<CuratorOp> ops = new ArrayList<>(store.deleteOps(path, p.manifest));
-        long evtId = 0;
+        long evtId = state.eventId + 1;
         Map<Long, Predecoded> pre = new HashMap<>();
 
         if (msg.stopProcess()) {
@@ -507,7 +505,7 @@ final class Coordinator implements AutoCloseable {
 
             pre.put(evtId, new Predecoded(ack, false, false));
             append(Collections.singletonList(DiscoveryEvent.ack(evtId, state.topVer, local.id(),
-                objects.marshal(ack))), ops, state.with(state.topVer, member.lastEventId(), state.format, local.id()), pre);
+                objects.marshal(ack))), ops, state.with(state.topVer, evtId, state.format, local.id()), pre);
 
             return;
         }
@@ -515,7 +513,7 @@ final class Coordinator implements AutoCloseable {
         // Others get the sender's original bytes, as with the stock SPI: mutations stay on the coordinator.
         pre.put(evtId, new Predecoded(msg, true, false));
         append(Collections.singletonList(DiscoveryEvent.custom(evtId, state.topVer, req.nodeId(), req.data())),
-            ops, state.with(state.topVer, member.lastEventId(), state.format, local.id()), pre);
+            ops, state.with(state.topVer, evtId, state.format, local.id()), pre);
     }
 
     // ---- Entries every node acked are trimmed, and the acks of their custom messages published.
@@ -538,10 +536,10 @@ final class Coordinator implements AutoCloseable {
         List<CuratorOp> ops = new ArrayList<>();
         List<DiscoveryEvent> acks = new ArrayList<>();
         Map<Long, Predecoded> pre = new HashMap<>();
-        long evtId = -1;
+        long evtId = state.eventId;
 
         for (LogEntry e : member.entries().values()) {
-            if (e.lastEventId > minAck || trimmed.size() >= MAX_TRIM || acks.size() >= MAX_ACKS)
+            if (e.lastEventId > minAck || trimmed.size() >= MAX_TRIM)
                 break;
 
             trimmed.add(e);
@@ -564,7 +562,7 @@ final class Coordinator implements AutoCloseable {
         if (acks.isEmpty())
             commitFenced(ops);
         else
-            append(acks, ops, state.with(state.topVer, member.lastEventId(), state.format, local.id()), pre);
+            append(acks, ops, state.with(state.topVer, evtId, state.format, local.id()), pre);
 
         member.onTrimmed(trimmed);
         metrics.onTrimmed(trimmed.size());
@@ -601,7 +599,7 @@ final class Coordinator implements AutoCloseable {
     private void append(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
         Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
         FormatId fmt = FormatId.ofWireName(next.format);
-        EventBatch batch = new EventBatch(next.clusterId, next.topVer, events.size() - 1, events);
+        EventBatch batch = new EventBatch(next.clusterId, next.topVer, next.eventId, events);
         byte[] bytes = formats.get(fmt).encode(batch);
         ZkStore.Prepared entry = store.create(paths.logPrefix(), bytes, CreateMode.PERSISTENT_SEQUENTIAL);
         List<CuratorOp> ops = new ArrayList<>(entry.ops);
@@ -619,11 +617,7 @@ final class Coordinator implements AutoCloseable {
         metrics.onWritten(bytes.length);
         metrics.onLogEntryWritten();
 
-        long seq = ZkPaths.sequence(created);
-
-        // Members may have appended custom events just before this entry: apply those first, in log order.
-        member.catchUpBefore(seq);
-        member.applyOwn(seq, created, entry.manifest, batch, pre, fmt);
+        member.applyOwn(ZkPaths.sequence(created), created, entry.manifest, batch, pre);
     }
 
     private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops) throws Exception {

@@ -176,13 +176,13 @@ final class Joiner {
 
         UUID id = local.id();
         String format = bestFormat();
-        ClusterState state = new ClusterState(UUID.randomUUID(), System.currentTimeMillis(), 1, 0, format, id);
+        ClusterState state = new ClusterState(UUID.randomUUID(), System.currentTimeMillis(), 1, 1, format, id);
 
         local.order(1);
 
         byte[] record = new NodeRecord(id, 1, false, objects.marshal(local)).encode();
-        EventBatch batch = new EventBatch(state.clusterId, 1, 0, Collections.singletonList(
-            DiscoveryEvent.joined(0, 1, id, new JoinedEventData(record, objects.marshal(new HashMap<Integer, Serializable>())).encode())));
+        EventBatch batch = new EventBatch(state.clusterId, 1, 1, Collections.singletonList(
+            DiscoveryEvent.joined(1, 1, id, new JoinedEventData(record, objects.marshal(new HashMap<Integer, Serializable>())).encode())));
         byte[] entry = formats.get(FormatId.ofWireName(format)).encode(batch);
         ZkStore.Prepared logEntry = store.create(paths.logPrefix(), entry, CreateMode.PERSISTENT_SEQUENTIAL);
         List<CuratorOp> ops = new ArrayList<>(logEntry.ops);
@@ -218,8 +218,8 @@ final class Joiner {
         Member m = members.create(state);
         Map<Long, Predecoded> pre = new HashMap<>();
 
-        pre.put(0L, new Predecoded(null, false, true));
-        m.applyOwn(ZkPaths.sequence(created), created, logEntry.manifest, batch, pre, FormatId.ofWireName(format));
+        pre.put(1L, new Predecoded(null, false, true));
+        m.applyOwn(ZkPaths.sequence(created), created, logEntry.manifest, batch, pre);
 
         log.info("Started a new cluster [id=" + state.clusterId + ", root=" + paths.root + ", format=" + format + ']');
 
@@ -301,7 +301,7 @@ final class Joiner {
 
         Member m = members.create(r.state);
 
-        m.start(r.state.clusterId, top);
+        m.start(r.state.clusterId, top, r.joinEventId);
         notifier.joined(r.state.topVer, local, top.nodes());
     }
 }

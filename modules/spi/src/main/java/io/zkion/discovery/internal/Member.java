@@ -45,17 +45,7 @@ final class Member {
      */
     private boolean excluded;
 
-    /**
-     * Event ids are absolute: {@code (entry sequence + 1) * IDS_PER_ENTRY + index in the entry}. ZooKeeper's
-     * sequence orders the log, so every node derives the same ids without a counter, whoever wrote the entry:
-     * the coordinator, or a member appending its custom message in one hop.
-     */
-    static final long IDS_PER_ENTRY = 1024;
-
     private volatile Topology topology = Topology.EMPTY;
-
-    /** The format of the last entry applied: what this node writes its own entries in. */
-    private volatile io.zkion.discovery.codec.event.FormatId lastFormat;
     private long lastEventId;
     private long lastSeq = -1;
     private UUID clusterId;
@@ -110,16 +100,16 @@ final class Member {
         return excluded;
     }
 
-    static long absoluteId(long seq, long indexInEntry) {
-        return (seq + 1) * IDS_PER_ENTRY + indexInEntry;
-    }
-
-    /** Starts from a join: the topology of the join result; the events after this node's join still to apply. */
-    void start(UUID clusterId, Topology initial) throws Exception {
+    /** Starts from a join: the topology of the join result, events after {@code joinEventId} still to apply. */
+    void start(UUID clusterId, Topology initial, long joinEventId) throws Exception {
         this.clusterId = clusterId;
         this.topology = initial;
+        this.lastEventId = joinEventId;
+        this.lastSeq = findEntry(joinEventId) - 1;
+    }
 
-        // Find this node's join event, searching from the newest entry: it is recent.
+    /** @return Sequence number of the entry holding {@code eventId}, searching from the newest. */
+    private long findEntry(long eventId) throws Exception {
         List<String> names = sortedLog();
 
         for (int i = names.size() - 1; i >= 0; i--) {
@@ -131,25 +121,11 @@ final class Member {
 
             EventBatch b = formats.decode(p.data, path);
 
-            for (DiscoveryEvent e : b.events()) {
-                if (e.kind() == EventKind.NODE_JOINED && e.nodeId().equals(local.id()) && b.clusterId().equals(clusterId)) {
-                    long seq = ZkPaths.sequence(names.get(i));
-
-                    lastEventId = absoluteId(seq, e.eventId());
-                    lastSeq = seq - 1; // Read that entry again: events after the join in it still apply.
-                    lastFormat = EventFormats.detect(p.data, path);
-
-                    return;
-                }
-            }
+            if (b.clusterId().equals(clusterId) && b.firstEventId() <= eventId)
+                return ZkPaths.sequence(names.get(i));
         }
 
-        throw new IgniteSpiException("The event log under " + paths.log + " has no join event for this node " + local.id());
-    }
-
-    /** @return The format this node writes its own log entries in: the one the cluster wrote last. */
-    io.zkion.discovery.codec.event.FormatId writeFormat() {
-        return lastFormat;
+        throw new IgniteSpiException("The event log has no entry with event " + eventId + " (the join event)");
     }
 
     private List<String> sortedLog() throws Exception {
@@ -166,11 +142,6 @@ final class Member {
      * @return How many events were applied, and whether one was a custom message.
      */
     Applied catchUp() throws Exception {
-        return catchUpBefore(Long.MAX_VALUE);
-    }
-
-    /** Applies the unseen entries whose sequence is below {@code bound}: those ahead of an entry just written. */
-    Applied catchUpBefore(long bound) throws Exception {
         Applied total = new Applied();
         List<String> names = sortedLog();
         Map<Long, Boolean> present = new HashMap<>();
@@ -180,7 +151,7 @@ final class Member {
 
             present.put(seq, Boolean.TRUE);
 
-            if (excluded || seq <= lastSeq || seq >= bound)
+            if (excluded || seq <= lastSeq)
                 continue;
 
             if (ownUnread.remove(seq)) {
@@ -204,8 +175,6 @@ final class Member {
             metrics.onRead(p.data.length);
 
             EventBatch batch = decode(p.data, path);
-
-            lastFormat = EventFormats.detect(p.data, path);
 
             if (clusterId != null && !batch.clusterId().equals(clusterId)) {
                 log.warning("Skipping " + path + ": it belongs to cluster " + batch.clusterId() + ", not " + clusterId);
@@ -267,8 +236,7 @@ final class Member {
 
             EventBatch b = decode(p.data, path);
 
-            if (!b.events().isEmpty())
-                entries.put(seq, new LogEntry(seq, path, absoluteId(seq, b.eventIdCounter()), Collections.emptyList(), p.manifest));
+            entries.put(seq, new LogEntry(seq, path, b.eventIdCounter(), Collections.emptyList(), p.manifest));
         }
     }
 
@@ -281,10 +249,8 @@ final class Member {
     }
 
     /** Applies an entry this node just wrote as coordinator (or as the node that founded the cluster). */
-    Applied applyOwn(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered,
-        io.zkion.discovery.codec.event.FormatId format) {
+    Applied applyOwn(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered) {
         ownUnread.add(seq);
-        lastFormat = format;
 
         return apply(seq, path, manifest, batch, predelivered);
     }
@@ -306,10 +272,14 @@ final class Member {
             if (excluded)
                 break;
 
-            long id = absoluteId(seq, e.eventId());
-
-            if (id <= lastEventId)
+            if (e.eventId() <= lastEventId)
                 continue;
+
+            if (e.eventId() != lastEventId + 1) {
+                // Never carry on past a hole: this node's view would silently differ from the others'.
+                throw new IgniteSpiException(path + ": event " + e.eventId() + " follows event " + lastEventId
+                    + " here; the events between are missing from the log");
+            }
 
             Predecoded pre = predelivered.get(e.eventId());
 
@@ -318,21 +288,19 @@ final class Member {
                 case NODE_LEFT:
                 case NODE_FAILED: onRemoved(e); break;
                 default:
-                    applied.custom = true;
+                    if (e.kind() == EventKind.CUSTOM)
+                        customIds.add(e.eventId());
 
-                    if (onCustom(e, id, path, pre) && e.kind() == EventKind.CUSTOM)
-                        customIds.add(id);
+                    applied.custom = true;
+                    onCustom(e, path, pre);
             }
 
-            lastEventId = id;
+            lastEventId = e.eventId();
             applied.events++;
         }
 
-        if (!batch.events().isEmpty()) {
-            long last = absoluteId(seq, batch.events().get(batch.events().size() - 1).eventId());
-
-            entries.put(seq, new LogEntry(seq, path, last, customIds, manifest));
-        }
+        if (!batch.events().isEmpty())
+            entries.put(seq, new LogEntry(seq, path, batch.events().get(batch.events().size() - 1).eventId(), customIds, manifest));
 
         return applied;
     }
@@ -385,29 +353,23 @@ final class Member {
             notifier.failed(e.topVer(), node, topology.nodes());
     }
 
-    /** @return Whether the message was delivered: a message from a node no longer in the topology is not. */
-    private boolean onCustom(DiscoveryEvent e, long id, String path, Predecoded pre) {
+    private void onCustom(DiscoveryEvent e, String path, Predecoded pre) {
         ZkIonClusterNode sender = topology.node(e.nodeId());
 
         if (sender == null) {
-            // A member appends its messages itself; one may land after the event that removed it. Every node skips
-            // it alike, at the same place in the log.
-            if (log.isDebugEnabled())
-                log.debug("Skipping custom event " + id + " of " + e.nodeId() + ", which left the topology before it");
-
-            return false;
+            // The coordinator only logs messages of topology members; this would be a corrupt log.
+            throw new IgniteSpiException(path + ": custom event " + e.eventId() + " from " + e.nodeId()
+                + ", which is not in the topology");
         }
 
-        DiscoverySpiCustomMessage msg = pre != null ? pre.msg : objects.unmarshal(e.data(), path + " custom event " + id);
+        DiscoverySpiCustomMessage msg = pre != null ? pre.msg : objects.unmarshal(e.data(), path + " custom event " + e.eventId());
 
         if (pre == null || !pre.delivered)
             notifier.custom(topology.topVer(), sender, topology.nodes(), msg);
 
         // An ack message is never acked in turn (Ignite builds a fresh ack from some acks, without end).
         if (!local.isClient() && e.kind() == EventKind.CUSTOM)
-            pendingAcks.put(id, msg);
-
-        return true;
+            pendingAcks.put(e.eventId(), msg);
     }
 
     /** What a coordinator already did with an event it appends. */

@@ -639,11 +639,7 @@ public final class ZkIonDiscovery {
         store.deleteQuietly(paths.alive(id));
     }
 
-    /**
-     * Sends a custom message. A message that is not mutable goes straight into the log, in one ZooKeeper hop:
-     * the log's order is the cluster's order. A mutable one is queued for the coordinator, which Ignite expects
-     * to see it first.
-     */
+    /** Queues a custom message for the coordinator. */
     public void sendCustom(DiscoverySpiCustomMessage msg) {
         if (state == State.DISCONNECTED)
             throw new org.apache.ignite.IgniteClientDisconnectedException(null, "Client node is disconnected");
@@ -656,14 +652,13 @@ public final class ZkIonDiscovery {
 
         Member m = member;
         byte[] data = objects.marshal(msg);
-        FormatId fmt = m.writeFormat() != null ? m.writeFormat() : FormatId.ofWireName(joinedState.format);
-        EventBatch batch = new EventBatch(m.clusterId(), 0, 0,
+        FormatId fmt = FormatId.ofWireName(joinedState.format);
+        EventBatch req = new EventBatch(m.clusterId(), 0, 0,
             java.util.Collections.singletonList(DiscoveryEvent.custom(0, 0, local.id(), data)));
-        byte[] bytes = formats.get(fmt == null ? FormatId.ION_1 : fmt).encode(batch);
-        String prefix = msg.isMutable() ? paths.customPrefix() : paths.logPrefix();
+        byte[] bytes = formats.get(fmt == null ? FormatId.ION_1 : fmt).encode(req);
 
         try {
-            ZkStore.Prepared p = store.create(prefix, bytes, CreateMode.PERSISTENT_SEQUENTIAL);
+            ZkStore.Prepared p = store.create(paths.customPrefix(), bytes, CreateMode.PERSISTENT_SEQUENTIAL);
 
             // No discard on failure: a replayed request may have committed, and its parts must stay readable.
             store.commit(p.ops);
