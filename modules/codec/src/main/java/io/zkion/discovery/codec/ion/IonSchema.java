@@ -80,9 +80,7 @@ public final class IonSchema {
     private static final SymbolTable TABLE = tables();
 
     /** Built once: the builder binds a block pool, and building one per writer costs an IonSystem. */
-    private static final _Private_IonManagedBinaryWriterBuilder WRITERS = writers(true);
-
-    private static final _Private_IonManagedBinaryWriterBuilder NON_COPYING_WRITERS = writers(false);
+    private static final _Private_IonManagedBinaryWriterBuilder WRITERS = writers();
 
     private static final IonReaderBuilder READERS = IonReaderBuilder.standard().withCatalog(CATALOG).immutable();
 
@@ -100,7 +98,7 @@ public final class IonSchema {
         return v2;
     }
 
-    private static _Private_IonManagedBinaryWriterBuilder writers(boolean streamCopy) {
+    private static _Private_IonManagedBinaryWriterBuilder writers() {
         // Padded length preallocation 2: two bytes reserved for each container length, so containers up to
         // 16 KB never need a patch point; measured at 0.55-0.69 of mode 1's time on records of this size.
         return _Private_IonManagedBinaryWriterBuilder.create(AllocatorMode.POOLED)
@@ -109,17 +107,12 @@ public final class IonSchema {
             .withPaddedLengthPreallocation(2)
             .withCatalog(CATALOG)
             .withImports(TABLE)
-            .withStreamCopyOptimization(streamCopy);
+            .withStreamCopyOptimization(true);
     }
 
     /** A binary writer that byte-copies values from {@link #reader(byte[])} readers. */
     public static IonWriter writer(OutputStream out) throws IOException {
         return WRITERS.newWriter(out);
-    }
-
-    /** A binary writer that always decodes and re-encodes; benchmarks compare it with {@link #writer}. */
-    public static IonWriter nonCopyingWriter(OutputStream out) throws IOException {
-        return NON_COPYING_WRITERS.newWriter(out);
     }
 
     /** A reader over bytes; only byte-array readers can be stream-copied from. */

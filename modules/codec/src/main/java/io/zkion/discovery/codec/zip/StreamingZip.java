@@ -56,10 +56,6 @@ public final class StreamingZip {
         return DEFAULT;
     }
 
-    public long maxInflatedBytes() {
-        return maxInflatedBytes;
-    }
-
     /** Marshals {@code obj} straight into a zlib stream. */
     public byte[] marshalZip(Marshaller marsh, Object obj) throws IgniteCheckedException {
         try {
