@@ -23,6 +23,7 @@ import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
 import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.internal.Member.Predecoded;
@@ -50,10 +51,15 @@ import org.apache.zookeeper.data.Stat;
 /**
  * The elected role: the oldest live server turns what ZooKeeper shows (new alive nodes, vanished ones,
  * queued custom messages, acks) into log entries, one {@code multi} per step, and trims what everyone acked.
+ * Members append their plain custom messages to the log themselves; the coordinator only reads those.
  * <p>
  * Every commit sets {@code state} with a version check. A coordinator that lost its role without noticing
  * fails that check and writes nothing; the pending work lives in ZooKeeper, so its successor re-derives it
  * and no event is lost or written twice.
+ * <p>
+ * Where Ignite's order needs the tail of the log to stand still (collecting a joiner's data, delivering a
+ * mutable message here first), the coordinator closes the gate, applies what members appended before, does
+ * the work and opens the gate with its commit. Members' appends check the gate's version, so none lands between.
  */
 final class Coordinator implements AutoCloseable {
     /** Custom messages batched into one entry at most. */
@@ -61,6 +67,9 @@ final class Coordinator implements AutoCloseable {
 
     /** Entries trimmed in one multi at most. */
     private static final int MAX_TRIM = 128;
+
+    /** Ack events in one entry at most: an entry holds fewer than {@link Member#IDS_PER_ENTRY} events. */
+    private static final int MAX_ACKS = 512;
 
     private final ZkStore store;
     private final ZkPaths paths;
@@ -85,6 +94,16 @@ final class Coordinator implements AutoCloseable {
     private ClusterState state;
     private int stateVersion;
 
+    /** The gate as this coordinator last wrote or read it. */
+    private boolean gateClosed;
+    private String gateFormat;
+
+    /** Set while several steps share one closing of the gate: commits in between leave it closed. */
+    private boolean holdGate;
+
+    /** Set for the commit that closes the gate. */
+    private boolean closingGate;
+
     /** Joins refused; their alive nodes stay until the joiner reads the answer and leaves. */
     private final Set<UUID> rejected = new HashSet<>();
 
@@ -105,6 +124,7 @@ final class Coordinator implements AutoCloseable {
         this.log = host.log();
 
         readState();
+        readGate();
         member.adoptOlderEntries();
 
         alive = CuratorCache.build(store.client(), paths.alive);
@@ -139,15 +159,30 @@ final class Coordinator implements AutoCloseable {
         stateVersion = stat.getVersion();
     }
 
+    private void readGate() throws Exception {
+        byte[] data = store.read(paths.gate);
+
+        if (data == null)
+            throw new FencedException("the log gate znode " + paths.gate + " is gone");
+
+        GateState g = codec.decodeGate(data, paths.gate);
+
+        gateClosed = !g.open; // A predecessor died holding it: the first step opens it.
+        gateFormat = g.format;
+    }
+
     /** Does whatever ZooKeeper shows is due. Runs on the discovery thread. */
     void step() throws Exception {
         if (!aliveLoaded)
             return;
 
-        // The state must describe exactly what this node applied; otherwise an entry it has not read exists.
-        if (state.eventId != member.lastEventId())
-            throw new FencedException("the log holds events this node has not applied yet (state at " + state.eventId
-                + ", applied " + member.lastEventId() + ")");
+        // Only the coordinator changes the topology: if the state is ahead of this node's, an entry is unread.
+        if (state.topVer != member.topology().topVer())
+            throw new FencedException("the log holds topology changes this node has not applied yet (state at "
+                + state.topVer + ", applied " + member.topology().topVer() + ")");
+
+        if (gateClosed)
+            commitFenced(Collections.emptyList()); // Opens it.
 
         Map<UUID, ChildData> aliveNow = aliveNodes();
 
@@ -193,7 +228,7 @@ final class Coordinator implements AutoCloseable {
         List<DiscoveryEvent> events = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
         long topVer = state.topVer;
-        long evtId = state.eventId;
+        long evtId = -1; // Indexes in the entry: its place in the log makes them absolute.
 
         for (ZkIonClusterNode n : member.topology().members()) {
             if (n == local || aliveNow.containsKey(n.id()))
@@ -213,7 +248,7 @@ final class Coordinator implements AutoCloseable {
         }
 
         if (!events.isEmpty())
-            append(events, ops, state.with(topVer, evtId, currentFormat(aliveNow), local.id()), new HashMap<>());
+            append(events, ops, next(topVer, currentFormat(aliveNow)), new HashMap<>());
     }
 
     // ---- New alive nodes with a join request become NODE_JOINED, or are refused.
@@ -221,9 +256,9 @@ final class Coordinator implements AutoCloseable {
     private void joins(Map<UUID, ChildData> aliveNow) throws Exception {
         rejected.retainAll(aliveNow.keySet());
 
-        for (Map.Entry<UUID, ChildData> e : aliveNow.entrySet()) {
-            UUID id = e.getKey();
+        Map<UUID, ZkStore.Payload> requests = new LinkedHashMap<>();
 
+        for (UUID id : aliveNow.keySet()) {
             if (member.topology().contains(id) || rejected.contains(id))
                 continue;
 
@@ -238,11 +273,54 @@ final class Coordinator implements AutoCloseable {
                 continue;
             }
 
-            if (p == null)
-                continue; // Not written yet, or the joiner gave up.
-
-            join(id, p, aliveNow);
+            if (p != null) // Else not written yet, or the joiner gave up.
+                requests.put(id, p);
         }
+
+        if (requests.isEmpty())
+            return;
+
+        // One closing of the gate for all the joins seen now; the last join's commit opens it.
+        closeGate();
+        holdGate = true;
+
+        try {
+            int left = requests.size();
+
+            for (Map.Entry<UUID, ZkStore.Payload> r : requests.entrySet()) {
+                holdGate = --left > 0;
+
+                join(r.getKey(), r.getValue(), aliveNow);
+            }
+        }
+        finally {
+            holdGate = false;
+        }
+
+        if (gateClosed)
+            commitFenced(Collections.emptyList()); // The last join did not commit (its joiner left).
+    }
+
+    /**
+     * Closes the gate to members' appends and applies what they appended before: from here until the gate
+     * opens, the log's tail is this node's alone.
+     */
+    private void closeGate() throws Exception {
+        if (gateClosed)
+            return;
+
+        closingGate = true;
+
+        try {
+            commitFenced(Collections.emptyList());
+        }
+        finally {
+            closingGate = false;
+        }
+
+        metrics.onGateClosed();
+
+        member.catchUp();
     }
 
     private void join(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow) throws Exception {
@@ -271,7 +349,7 @@ final class Coordinator implements AutoCloseable {
         }
 
         long topVer = state.topVer + 1;
-        long evtId = state.eventId + 1;
+        long evtId = 0;
 
         node.order(topVer);
 
@@ -294,17 +372,18 @@ final class Coordinator implements AutoCloseable {
 
         records.add(record);
 
-        ClusterState next = state.with(topVer, evtId, format, local.id());
-        byte[] result = codec.encode(JoinResult.accepted(evtId, next, snapshots.encode(topVer, records),
+        ClusterState next = next(topVer, format);
+        // The joiner finds its event in the log by its node id: the entry's place is known only once committed.
+        byte[] result = codec.encode(JoinResult.accepted(0, next, snapshots.encode(topVer, records),
             objects.marshal(new HashMap<>(collectBag.commonData()))));
 
         ZkStore.Prepared answer = store.create(paths.joined(id), result, CreateMode.PERSISTENT);
         List<CuratorOp> ops = new ArrayList<>(answer.ops);
 
         ops.addAll(store.deleteOps(paths.join(id), p.manifest));
-        // Setting the joiner's ack fails the whole join if its session is already gone. The ack stops short of
-        // the join event, so that its entry stays until the joiner has found it and acked it itself.
-        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(node.isClient(), req.formats, evtId - 1))));
+        // Setting the joiner's ack fails the whole join if its session is already gone. The ack (1) is below every
+        // event id, so that the log stays until the joiner has found its join event and acked it itself.
+        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(node.isClient(), req.formats, 1))));
 
         DiscoveryEvent evt = DiscoveryEvent.joined(evtId, topVer, id, new JoinedEventData(record, req.joinData).encode());
         Map<Long, Predecoded> pre = new HashMap<>();
@@ -407,7 +486,7 @@ final class Coordinator implements AutoCloseable {
         List<DiscoveryEvent> batch = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
         Map<Long, Predecoded> pre = new HashMap<>();
-        long evtId = state.eventId;
+        long evtId = -1;
 
         for (String name : names) {
             String path = paths.custom + "/" + name;
@@ -451,14 +530,14 @@ final class Coordinator implements AutoCloseable {
             if (msg.isMutable()) {
                 // Ignite expects the coordinator to see a mutable message first; flush what is batched before it.
                 if (!batch.isEmpty()) {
-                    appendCustoms(batch, ops, pre, evtId);
+                    appendCustoms(batch, ops, pre);
                     batch.clear();
                     ops.clear();
                     pre.clear();
+                    evtId = -1;
                 }
 
                 mutable(path, p, req, sender, msg);
-                evtId = state.eventId;
                 continue;
             }
 
@@ -467,32 +546,35 @@ final class Coordinator implements AutoCloseable {
             pre.put(evtId, new Predecoded(msg, false, false));
 
             if (batch.size() >= MAX_BATCH) {
-                appendCustoms(batch, ops, pre, evtId);
+                appendCustoms(batch, ops, pre);
                 batch.clear();
                 ops.clear();
                 pre.clear();
+                evtId = -1;
             }
         }
 
         if (!batch.isEmpty())
-            appendCustoms(batch, ops, pre, evtId);
+            appendCustoms(batch, ops, pre);
     }
 
-    private void appendCustoms(List<DiscoveryEvent> batch, List<CuratorOp> ops, Map<Long, Predecoded> pre, long evtId)
+    private void appendCustoms(List<DiscoveryEvent> batch, List<CuratorOp> ops, Map<Long, Predecoded> pre)
         throws Exception {
-        append(new ArrayList<>(batch), new ArrayList<>(ops), state.with(state.topVer, evtId, state.format, local.id()),
-            new HashMap<>(pre));
+        append(new ArrayList<>(batch), new ArrayList<>(ops), next(state.topVer, state.format), new HashMap<>(pre));
     }
 
     private void mutable(String path, ZkStore.Payload p, DiscoveryEvent req, ZkIonClusterNode sender,
         DiscoverySpiCustomMessage msg) throws Exception {
+        // Delivered here before it is logged: nothing may land in the log meanwhile, or this node's order differs.
+        closeGate();
+
         Topology top = member.topology();
 
         // Delivered here first and waited for: the listener may mutate it, or stop it from going further.
         notifier.custom(top.topVer(), sender, top.nodes(), msg);
 
         List<CuratorOp> ops = new ArrayList<>(store.deleteOps(path, p.manifest));
-        long evtId = state.eventId + 1;
+        long evtId = 0;
         Map<Long, Predecoded> pre = new HashMap<>();
 
         if (msg.stopProcess()) {
@@ -505,7 +587,7 @@ final class Coordinator implements AutoCloseable {
 
             pre.put(evtId, new Predecoded(ack, false, false));
             append(Collections.singletonList(DiscoveryEvent.ack(evtId, state.topVer, local.id(),
-                objects.marshal(ack))), ops, state.with(state.topVer, evtId, state.format, local.id()), pre);
+                objects.marshal(ack))), ops, next(state.topVer, state.format), pre);
 
             return;
         }
@@ -513,7 +595,7 @@ final class Coordinator implements AutoCloseable {
         // Others get the sender's original bytes, as with the stock SPI: mutations stay on the coordinator.
         pre.put(evtId, new Predecoded(msg, true, false));
         append(Collections.singletonList(DiscoveryEvent.custom(evtId, state.topVer, req.nodeId(), req.data())),
-            ops, state.with(state.topVer, evtId, state.format, local.id()), pre);
+            ops, next(state.topVer, state.format), pre);
     }
 
     // ---- Entries every node acked are trimmed, and the acks of their custom messages published.
@@ -536,10 +618,10 @@ final class Coordinator implements AutoCloseable {
         List<CuratorOp> ops = new ArrayList<>();
         List<DiscoveryEvent> acks = new ArrayList<>();
         Map<Long, Predecoded> pre = new HashMap<>();
-        long evtId = state.eventId;
+        long evtId = -1;
 
         for (LogEntry e : member.entries().values()) {
-            if (e.lastEventId > minAck || trimmed.size() >= MAX_TRIM)
+            if (e.lastEventId > minAck || trimmed.size() >= MAX_TRIM || acks.size() >= MAX_ACKS)
                 break;
 
             trimmed.add(e);
@@ -562,7 +644,7 @@ final class Coordinator implements AutoCloseable {
         if (acks.isEmpty())
             commitFenced(ops);
         else
-            append(acks, ops, state.with(state.topVer, evtId, state.format, local.id()), pre);
+            append(acks, ops, next(state.topVer, state.format), pre);
 
         member.onTrimmed(trimmed);
         metrics.onTrimmed(trimmed.size());
@@ -599,7 +681,7 @@ final class Coordinator implements AutoCloseable {
     private void append(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
         Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
         FormatId fmt = FormatId.ofWireName(next.format);
-        EventBatch batch = new EventBatch(next.clusterId, next.topVer, next.eventId, events);
+        EventBatch batch = new EventBatch(next.clusterId, next.topVer, events.size() - 1, events);
         byte[] bytes = formats.get(fmt).encode(batch);
         ZkStore.Prepared entry = store.create(paths.logPrefix(), bytes, CreateMode.PERSISTENT_SEQUENTIAL);
         List<CuratorOp> ops = new ArrayList<>(entry.ops);
@@ -617,7 +699,16 @@ final class Coordinator implements AutoCloseable {
         metrics.onWritten(bytes.length);
         metrics.onLogEntryWritten();
 
-        member.applyOwn(ZkPaths.sequence(created), created, entry.manifest, batch, pre);
+        long seq = ZkPaths.sequence(created);
+
+        // Members may have appended custom messages just before this entry: those come first, in log order.
+        member.catchUpBefore(seq);
+        member.applyOwn(seq, created, entry.manifest, batch, pre);
+    }
+
+    /** @return The state after a commit: its event id is the last this node applied then, for the record. */
+    private ClusterState next(long topVer, String format) {
+        return state.with(topVer, member.lastEventId(), format, local.id());
     }
 
     private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops) throws Exception {
@@ -627,6 +718,11 @@ final class Coordinator implements AutoCloseable {
     /** Commits {@code ops} with {@code next} as the new state, checked against the version last read. */
     private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops, ClusterState next) throws Exception {
         List<CuratorOp> all = new ArrayList<>(ops);
+        boolean closed = closingGate || (gateClosed && holdGate);
+
+        // Members write in the gate's format: it changes with the state's, in the same commit.
+        if (closed != gateClosed || !next.format.equals(gateFormat))
+            all.add(store.setDataOp(paths.gate, codec.encode(new GateState(!closed, next.format))));
 
         all.add(store.setDataOp(paths.state, codec.encode(next), stateVersion));
         // A coordinator whose session is gone (its alive node with it) must never commit, even through a replay.
@@ -637,6 +733,8 @@ final class Coordinator implements AutoCloseable {
 
             state = next;
             stateVersion++;
+            gateFormat = next.format;
+            gateClosed = closed;
 
             return res;
         }

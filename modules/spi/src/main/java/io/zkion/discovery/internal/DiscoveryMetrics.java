@@ -23,6 +23,8 @@ public final class DiscoveryMetrics {
     private final LongAdder coordinatorTakeovers = new LongAdder();
     private final LongAdder commitConflicts = new LongAdder();
     private final LongAdder connectionLosses = new LongAdder();
+    private final LongAdder gateClosings = new LongAdder();
+    private final LongAdder gateWaits = new LongAdder();
 
     void onJoined() { joined.increment(); }
     void onLeft() { left.increment(); }
@@ -35,6 +37,8 @@ public final class DiscoveryMetrics {
     void onTakeover() { coordinatorTakeovers.increment(); }
     void onCommitConflict() { commitConflicts.increment(); }
     void onConnectionLoss() { connectionLosses.increment(); }
+    void onGateClosed() { gateClosings.increment(); }
+    void onGateWait() { gateWaits.increment(); }
 
     public long bytesWritten() {
         return bytesWritten.sum();
@@ -57,12 +61,14 @@ public final class DiscoveryMetrics {
         add(reg, "CustomEvents", "Custom events delivered since start.", custom);
         add(reg, "ZkBytesWritten", "Payload bytes this node wrote to ZooKeeper.", bytesWritten);
         add(reg, "ZkBytesRead", "Payload bytes this node read from the event log.", bytesRead);
-        add(reg, "LogEntriesWritten", "Event log entries this node appended as coordinator.", logEntriesWritten);
+        add(reg, "LogEntriesWritten", "Event log entries this node appended.", logEntriesWritten);
         add(reg, "LogEntriesRead", "Event log entries this node read.", entriesRead);
         add(reg, "LogEntriesTrimmed", "Event log entries this node trimmed as coordinator.", entriesTrimmed);
         add(reg, "CoordinatorTakeovers", "Times this node became coordinator.", coordinatorTakeovers);
         add(reg, "CommitConflicts", "Coordinator commits refused by the state version check.", commitConflicts);
         add(reg, "ConnectionLosses", "ZooKeeper sessions this node lost.", connectionLosses);
+        add(reg, "LogGateClosings", "Times this node, as coordinator, closed the log to members' appends.", gateClosings);
+        add(reg, "LogGateRetries", "Custom message appends that met a closed log gate and were retried.", gateWaits);
         reg.register("CurrentTopologyVersion", topVer, "Current topology version.");
         reg.register("PendingLogEntries", pendingEntries, "Event log entries not yet trimmed, as this node knows them.");
         reg.register("Coordinator", coordinator, Object.class, "Id of the coordinator, as this node knows it.");

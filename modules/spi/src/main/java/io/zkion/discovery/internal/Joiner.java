@@ -18,6 +18,7 @@ import io.zkion.discovery.codec.ion.NodeRecord;
 import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
 import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
@@ -175,14 +176,14 @@ final class Joiner {
         List<String> leftovers = current == null ? Collections.emptyList() : deadClusterLeftovers();
 
         UUID id = local.id();
-        String format = bestFormat();
-        ClusterState state = new ClusterState(UUID.randomUUID(), System.currentTimeMillis(), 1, 1, format, id);
+        String format = formats.preferred().wireName();
+        ClusterState state = new ClusterState(UUID.randomUUID(), System.currentTimeMillis(), 1, 0, format, id);
 
         local.order(1);
 
         byte[] record = new NodeRecord(id, 1, false, objects.marshal(local)).encode();
-        EventBatch batch = new EventBatch(state.clusterId, 1, 1, Collections.singletonList(
-            DiscoveryEvent.joined(1, 1, id, new JoinedEventData(record, objects.marshal(new HashMap<Integer, Serializable>())).encode())));
+        EventBatch batch = new EventBatch(state.clusterId, 1, 0, Collections.singletonList(
+            DiscoveryEvent.joined(0, 1, id, new JoinedEventData(record, objects.marshal(new HashMap<Integer, Serializable>())).encode())));
         byte[] entry = formats.get(FormatId.ofWireName(format)).encode(batch);
         ZkStore.Prepared logEntry = store.create(paths.logPrefix(), entry, CreateMode.PERSISTENT_SEQUENTIAL);
         List<CuratorOp> ops = new ArrayList<>(logEntry.ops);
@@ -193,6 +194,8 @@ final class Joiner {
             : store.setDataOp(paths.state, stateBytes, stat.getVersion()));
         ops.addAll(store.deleteOps(paths.join(id), store.rawData(paths.join(id))));
         ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(false, formats.wireNames(), 1))));
+        // A dead cluster may have left the gate closed; members write in the new cluster's format.
+        ops.add(store.setDataOp(paths.gate, codec.encode(new GateState(true, format))));
 
         List<CuratorTransactionResult> res;
 
@@ -218,7 +221,7 @@ final class Joiner {
         Member m = members.create(state);
         Map<Long, Predecoded> pre = new HashMap<>();
 
-        pre.put(1L, new Predecoded(null, false, true));
+        pre.put(0L, new Predecoded(null, false, true));
         m.applyOwn(ZkPaths.sequence(created), created, logEntry.manifest, batch, pre);
 
         log.info("Started a new cluster [id=" + state.clusterId + ", root=" + paths.root + ", format=" + format + ']');
@@ -256,17 +259,6 @@ final class Joiner {
         return out;
     }
 
-    private String bestFormat() {
-        FormatId best = null;
-
-        for (FormatId f : formats.readable()) {
-            if (best == null || f.preference() > best.preference())
-                best = f;
-        }
-
-        return best.wireName();
-    }
-
     private void answered(byte[] data, MemberFactory members) throws Exception {
         UUID id = local.id();
         JoinResult r = codec.decodeJoinResult(data, paths.joined(id));
@@ -301,7 +293,7 @@ final class Joiner {
 
         Member m = members.create(r.state);
 
-        m.start(r.state.clusterId, top, r.joinEventId);
+        m.start(r.state.clusterId, top);
         notifier.joined(r.state.topVer, local, top.nodes());
     }
 }

@@ -26,9 +26,17 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 /**
  * A node's view of the cluster, kept by applying the event log in order: the topology, the last event
  * applied, and the entries not yet trimmed. Every node is a member; the coordinator is a member that
- * also writes the log, and applies its own entries as it commits them.
+ * also writes the log, and applies its own entries as it commits them. Members append their own custom
+ * messages to the log too, so an entry may come from any node: ZooKeeper's sequence is the order.
  */
 final class Member {
+    /**
+     * Event ids are absolute: {@code (entry sequence + 1) * IDS_PER_ENTRY + index in the entry}. Every node
+     * derives the same ids from the log's order, without a counter, whoever wrote an entry. An entry holds
+     * fewer events than this.
+     */
+    static final long IDS_PER_ENTRY = 1024;
+
     private final ZkStore store;
     private final ZkPaths paths;
     private final EventFormats formats;
@@ -100,16 +108,16 @@ final class Member {
         return excluded;
     }
 
-    /** Starts from a join: the topology of the join result, events after {@code joinEventId} still to apply. */
-    void start(UUID clusterId, Topology initial, long joinEventId) throws Exception {
-        this.clusterId = clusterId;
-        this.topology = initial;
-        this.lastEventId = joinEventId;
-        this.lastSeq = findEntry(joinEventId) - 1;
+    static long absoluteId(long seq, long indexInEntry) {
+        return (seq + 1) * IDS_PER_ENTRY + indexInEntry;
     }
 
-    /** @return Sequence number of the entry holding {@code eventId}, searching from the newest. */
-    private long findEntry(long eventId) throws Exception {
+    /** Starts from a join: the topology of the join result; the events after this node's join still to apply. */
+    void start(UUID clusterId, Topology initial) throws Exception {
+        this.clusterId = clusterId;
+        this.topology = initial;
+
+        // The coordinator learns the join entry's place only as it commits it: find it, newest first (it is recent).
         List<String> names = sortedLog();
 
         for (int i = names.size() - 1; i >= 0; i--) {
@@ -119,13 +127,24 @@ final class Member {
             if (p == null)
                 continue;
 
-            EventBatch b = formats.decode(p.data, path);
+            EventBatch b = decode(p.data, path);
 
-            if (b.clusterId().equals(clusterId) && b.firstEventId() <= eventId)
-                return ZkPaths.sequence(names.get(i));
+            if (!b.clusterId().equals(clusterId))
+                continue;
+
+            for (DiscoveryEvent e : b.events()) {
+                if (e.kind() == EventKind.NODE_JOINED && e.nodeId().equals(local.id())) {
+                    long seq = ZkPaths.sequence(names.get(i));
+
+                    lastEventId = absoluteId(seq, e.eventId());
+                    lastSeq = seq - 1; // That entry is read again: events after the join in it still apply.
+
+                    return;
+                }
+            }
         }
 
-        throw new IgniteSpiException("The event log has no entry with event " + eventId + " (the join event)");
+        throw new IgniteSpiException("The event log under " + paths.log + " has no join event for node " + local.id());
     }
 
     private List<String> sortedLog() throws Exception {
@@ -142,6 +161,11 @@ final class Member {
      * @return How many events were applied, and whether one was a custom message.
      */
     Applied catchUp() throws Exception {
+        return catchUpBefore(Long.MAX_VALUE);
+    }
+
+    /** Like {@link #catchUp()}, for the entries below sequence {@code bound}: those ahead of one just written. */
+    Applied catchUpBefore(long bound) throws Exception {
         Applied total = new Applied();
         List<String> names = sortedLog();
         Map<Long, Boolean> present = new HashMap<>();
@@ -151,7 +175,7 @@ final class Member {
 
             present.put(seq, Boolean.TRUE);
 
-            if (excluded || seq <= lastSeq)
+            if (excluded || seq <= lastSeq || seq >= bound)
                 continue;
 
             if (ownUnread.remove(seq)) {
@@ -189,7 +213,7 @@ final class Member {
         forgetTrimmed(present);
 
         // Own entries below the newest listed one that were not listed are trimmed already.
-        if (!names.isEmpty())
+        if (!names.isEmpty() && bound == Long.MAX_VALUE)
             ownUnread.headSet(ZkPaths.sequence(names.get(names.size() - 1))).clear();
 
         return total;
@@ -236,7 +260,8 @@ final class Member {
 
             EventBatch b = decode(p.data, path);
 
-            entries.put(seq, new LogEntry(seq, path, b.eventIdCounter(), Collections.emptyList(), p.manifest));
+            if (!b.events().isEmpty())
+                entries.put(seq, new LogEntry(seq, path, absoluteId(seq, b.eventIdCounter()), Collections.emptyList(), p.manifest));
         }
     }
 
@@ -272,14 +297,13 @@ final class Member {
             if (excluded)
                 break;
 
-            if (e.eventId() <= lastEventId)
-                continue;
+            if (e.eventId() < 0 || e.eventId() >= IDS_PER_ENTRY)
+                throw new IgniteSpiException(path + ": event index " + e.eventId() + " is outside 0.." + (IDS_PER_ENTRY - 1));
 
-            if (e.eventId() != lastEventId + 1) {
-                // Never carry on past a hole: this node's view would silently differ from the others'.
-                throw new IgniteSpiException(path + ": event " + e.eventId() + " follows event " + lastEventId
-                    + " here; the events between are missing from the log");
-            }
+            long id = absoluteId(seq, e.eventId());
+
+            if (id <= lastEventId)
+                continue;
 
             Predecoded pre = predelivered.get(e.eventId());
 
@@ -288,19 +312,21 @@ final class Member {
                 case NODE_LEFT:
                 case NODE_FAILED: onRemoved(e); break;
                 default:
-                    if (e.kind() == EventKind.CUSTOM)
-                        customIds.add(e.eventId());
-
                     applied.custom = true;
-                    onCustom(e, path, pre);
+
+                    if (onCustom(e, id, path, pre) && e.kind() == EventKind.CUSTOM)
+                        customIds.add(id);
             }
 
-            lastEventId = e.eventId();
+            lastEventId = id;
             applied.events++;
         }
 
-        if (!batch.events().isEmpty())
-            entries.put(seq, new LogEntry(seq, path, batch.events().get(batch.events().size() - 1).eventId(), customIds, manifest));
+        if (!batch.events().isEmpty()) {
+            long last = absoluteId(seq, batch.events().get(batch.events().size() - 1).eventId());
+
+            entries.put(seq, new LogEntry(seq, path, last, customIds, manifest));
+        }
 
         return applied;
     }
@@ -353,23 +379,29 @@ final class Member {
             notifier.failed(e.topVer(), node, topology.nodes());
     }
 
-    private void onCustom(DiscoveryEvent e, String path, Predecoded pre) {
+    /** @return Whether the message was delivered: one from a node no longer in the topology is not. */
+    private boolean onCustom(DiscoveryEvent e, long id, String path, Predecoded pre) {
         ZkIonClusterNode sender = topology.node(e.nodeId());
 
         if (sender == null) {
-            // The coordinator only logs messages of topology members; this would be a corrupt log.
-            throw new IgniteSpiException(path + ": custom event " + e.eventId() + " from " + e.nodeId()
-                + ", which is not in the topology");
+            // A member appends its messages itself, so one may land after the event that removed it. Every node
+            // skips it alike, at the same place in the log.
+            if (log.isDebugEnabled())
+                log.debug("Skipping custom event " + id + " of " + e.nodeId() + ", which left the topology before it");
+
+            return false;
         }
 
-        DiscoverySpiCustomMessage msg = pre != null ? pre.msg : objects.unmarshal(e.data(), path + " custom event " + e.eventId());
+        DiscoverySpiCustomMessage msg = pre != null ? pre.msg : objects.unmarshal(e.data(), path + " custom event " + id);
 
         if (pre == null || !pre.delivered)
             notifier.custom(topology.topVer(), sender, topology.nodes(), msg);
 
         // An ack message is never acked in turn (Ignite builds a fresh ack from some acks, without end).
         if (!local.isClient() && e.kind() == EventKind.CUSTOM)
-            pendingAcks.put(e.eventId(), msg);
+            pendingAcks.put(id, msg);
+
+        return true;
     }
 
     /** What a coordinator already did with an event it appends. */

@@ -21,6 +21,8 @@ import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
 import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.msg.GateState;
+import io.zkion.discovery.zk.LogGate;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.CuratorFramework;
@@ -98,6 +100,15 @@ public final class ZkIonDiscovery {
     private PersistentWatcher logWatch;
     private PersistentWatcher aliveWatch;
 
+    /** Appends of one message in a row that met a moving gate, before it goes through the coordinator instead. */
+    private static final int MAX_APPEND_ATTEMPTS = 3;
+
+    private final LogGate gate;
+    private final Object sendLock = new Object();
+
+    /** Paths of this node's messages in the coordinator's queue, not known to be logged yet. */
+    private final List<String> queued = new java.util.ArrayList<>();
+
     public ZkIonDiscovery(CuratorFramework client, String root, int requestLimit, EventFormats formats,
         ControlCodec codec, ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout,
         boolean clientReconnect, DiscoveryMetrics metrics) {
@@ -114,6 +125,7 @@ public final class ZkIonDiscovery {
         this.clientReconnect = clientReconnect;
         this.notifier = new Notifier(host.listener(), log, metrics);
         this.snapshots = new TopologySnapshotCodec(codec.ion(), new CopyStats());
+        this.gate = new LogGate(client, paths.gate, data -> codec.decodeGate(data, paths.gate).open);
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> new DiscoveryThread(r,
             "zkion-discovery-" + (host.igniteInstanceName() == null ? "" : host.igniteInstanceName())));
     }
@@ -126,6 +138,7 @@ public final class ZkIonDiscovery {
 
         try {
             store.ensureLayout();
+            store.createIfAbsent(paths.gate, codec.encode(new GateState(true, formats.preferred().wireName())));
             refuseStockLayout();
         }
         catch (IgniteSpiException e) {
@@ -639,7 +652,13 @@ public final class ZkIonDiscovery {
         store.deleteQuietly(paths.alive(id));
     }
 
-    /** Queues a custom message for the coordinator. */
+    /**
+     * Sends a custom message. A plain message goes straight into the log, one ZooKeeper write, checked against
+     * the log gate: the log's order is the cluster's order. It goes through the coordinator's queue instead when
+     * it is mutable (Ignite expects the coordinator to see it first), when the gate is closed (the coordinator is
+     * taking a join in), or while an earlier message of this node waits there (this node's messages keep their
+     * order).
+     */
     public void sendCustom(DiscoverySpiCustomMessage msg) {
         if (state == State.DISCONNECTED)
             throw new org.apache.ignite.IgniteClientDisconnectedException(null, "Client node is disconnected");
@@ -650,24 +669,72 @@ public final class ZkIonDiscovery {
         if (!hooks.beforeSend(msg))
             return;
 
-        Member m = member;
         byte[] data = objects.marshal(msg);
-        FormatId fmt = FormatId.ofWireName(joinedState.format);
-        EventBatch req = new EventBatch(m.clusterId(), 0, 0,
-            java.util.Collections.singletonList(DiscoveryEvent.custom(0, 0, local.id(), data)));
-        byte[] bytes = formats.get(fmt == null ? FormatId.ION_1 : fmt).encode(req);
 
         try {
-            ZkStore.Prepared p = store.create(paths.customPrefix(), bytes, CreateMode.PERSISTENT_SEQUENTIAL);
+            synchronized (sendLock) {
+                for (int attempt = 0; attempt < MAX_APPEND_ATTEMPTS && !msg.isMutable() && !queuedAhead(); attempt++) {
+                    LogGate.Seen open = gate.openOrNull();
 
-            // No discard on failure: a replayed request may have committed, and its parts must stay readable.
-            store.commit(p.ops);
+                    if (open == null)
+                        break;
 
-            metrics.onWritten(bytes.length);
+                    if (append(paths.logPrefix(), data, codec.decodeGate(open.data, paths.gate).format, open.version) != null)
+                        return;
+
+                    gate.invalidate(); // It moved since it was read: read it again.
+                    metrics.onGateWait();
+                }
+
+                queued.add(append(paths.customPrefix(), data, joinedState.format, -1));
+            }
         }
         catch (Exception e) {
             throw new IgniteException("Failed to send a custom message through ZooKeeper: " + e, e);
         }
+    }
+
+    /** @return Whether a message this node queued for the coordinator is not in the log yet. */
+    private boolean queuedAhead() throws Exception {
+        // The coordinator deletes a queued message in the same multi that logs it.
+        for (java.util.Iterator<String> it = queued.iterator(); it.hasNext(); ) {
+            if (!store.exists(it.next()))
+                it.remove();
+        }
+
+        return !queued.isEmpty();
+    }
+
+    /**
+     * Writes one custom message under {@code prefix}, checked against the gate at {@code gateVersion} unless that
+     * is negative.
+     *
+     * @return The path created, or null if the gate moved.
+     */
+    private String append(String prefix, byte[] data, String format, int gateVersion) throws Exception {
+        FormatId fmt = FormatId.ofWireName(format);
+        EventBatch batch = new EventBatch(member.clusterId(), 0, 0,
+            java.util.Collections.singletonList(DiscoveryEvent.custom(0, 0, local.id(), data)));
+        byte[] bytes = formats.get(fmt == null ? FormatId.ION_1 : fmt).encode(batch);
+        ZkStore.Prepared p = store.create(prefix, bytes, CreateMode.PERSISTENT_SEQUENTIAL);
+        List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new java.util.ArrayList<>(p.ops);
+
+        if (gateVersion >= 0)
+            ops.add(gate.checkOp(gateVersion));
+
+        String created;
+
+        try {
+            created = store.commit(ops).get(0).getResultPath();
+        }
+        catch (org.apache.zookeeper.KeeperException.BadVersionException moved) {
+            // No discard: a replayed request may have committed, and its parts must stay readable.
+            return null;
+        }
+
+        metrics.onWritten(bytes.length);
+
+        return created;
     }
 
     public ZkStore store() {

@@ -5,20 +5,24 @@ import java.util.UUID;
 /**
  * Where everything lives under the root. The layout, in one place:
  * <pre>
- * state              persistent   cluster state; every log append sets it with a version check
+ * state              persistent   cluster state; every coordinator commit sets it with a version check
+ * gate               persistent   open or closed to members' appends, and the format they write in
  * alive/&lt;id&gt;         ephemeral    one per live node (joining or joined): formats it reads, its ack
  * join/&lt;id&gt;          ephemeral    a joining node's request; gone with its session if it dies first
  * joined/&lt;id&gt;        persistent   the coordinator's answer: rejection, or the state to start from
  * left/&lt;id&gt;          persistent   written by a node stopping gracefully: its exit is NODE_LEFT
- * custom/c-&lt;seq&gt;     persistent   custom messages waiting for the coordinator, in send order
- * log/e-&lt;seq&gt;        persistent   the event log; trimmed once every node acknowledged an entry
+ * custom/c-&lt;seq&gt;     persistent   custom messages for the coordinator to log: mutable ones, and those
+ *                                 sent from the discovery thread itself
+ * log/e-&lt;seq&gt;        persistent   the event log: the coordinator's entries and members' custom messages,
+ *                                 in ZooKeeper's sequence order; trimmed once every node acknowledged them
  * parts/&lt;uuid&gt;-&lt;k&gt;   either       pieces of payloads larger than one ZooKeeper request
  * </pre>
- * A stopped cluster leaves only {@code state}, {@code log} and the empty parents behind.
+ * A stopped cluster leaves only the gate and the empty parents behind.
  */
 public final class ZkPaths {
     public final String root;
     public final String state;
+    public final String gate;
     public final String alive;
     public final String join;
     public final String joined;
@@ -30,6 +34,7 @@ public final class ZkPaths {
     public ZkPaths(String root) {
         this.root = root;
         state = root + "/state";
+        gate = root + "/gate";
         alive = root + "/alive";
         join = root + "/join";
         joined = root + "/joined";

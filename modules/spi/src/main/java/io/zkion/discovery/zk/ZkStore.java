@@ -60,6 +60,16 @@ public final class ZkStore {
         }
     }
 
+    /** Creates {@code path} holding {@code data} unless it exists. */
+    public void createIfAbsent(String path, byte[] data) throws Exception {
+        try {
+            client.create().forPath(path, data);
+        }
+        catch (KeeperException.NodeExistsException ignored) {
+            // Made by another node, or at an earlier start.
+        }
+    }
+
     /** A write prepared for a multi: its ops, and what to undo if the multi never commits. */
     public static final class Prepared {
         public final List<CuratorOp> ops;

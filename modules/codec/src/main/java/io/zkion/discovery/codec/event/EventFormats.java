@@ -29,6 +29,18 @@ public final class EventFormats {
         return java.util.Collections.unmodifiableSet(formats.keySet());
     }
 
+    /** @return The format this node would write if it alone chose: the most preferred it reads. */
+    public FormatId preferred() {
+        FormatId best = null;
+
+        for (FormatId f : formats.keySet()) {
+            if (best == null || f.preference() > best.preference())
+                best = f;
+        }
+
+        return best;
+    }
+
     /** @return The wire names of the formats this node reads, as nodes advertise them. */
     public java.util.List<String> wireNames() {
         java.util.List<String> names = new java.util.ArrayList<>();

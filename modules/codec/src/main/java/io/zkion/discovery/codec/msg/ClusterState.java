@@ -9,8 +9,9 @@ import io.zkion.discovery.codec.ion.IonSchema.F;
 import io.zkion.discovery.codec.ion.IonStructReader;
 
 /**
- * What the coordinator keeps in the {@code state} znode: the counters it continues from and the format
- * it writes. Every log append sets it with a version check, which also fences a deposed coordinator.
+ * What the coordinator keeps in the {@code state} znode: the topology version it continues from, the format
+ * it writes, and, for the record, the last event it had applied. Every coordinator commit sets it with a
+ * version check, which also fences a deposed coordinator.
  */
 public final class ClusterState {
     public final UUID clusterId;

@@ -4,7 +4,7 @@ import io.zkion.discovery.codec.ion.IonEventFormat;
 import io.zkion.discovery.codec.zip.StreamingZip;
 
 /**
- * Encodes and decodes the SPI's control records (cluster state, alive info, join request and result,
+ * Encodes and decodes the SPI's control records (cluster state, log gate, alive info, join request and result,
  * joined-event data). They use the Ion envelope of the event format, so every znode the SPI writes
  * starts with a format id and reads back as Ion text in a dump.
  */
@@ -33,6 +33,14 @@ public final class ControlCodec {
 
     public AliveInfo decodeAlive(byte[] data, String what) {
         return ion.unwrap(data, what, r -> AliveInfo.read(r, what));
+    }
+
+    public byte[] encode(GateState g) {
+        return ion.wrap(g::write);
+    }
+
+    public GateState decodeGate(byte[] data, String what) {
+        return ion.unwrap(data, what, r -> GateState.read(r, what));
     }
 
     public byte[] encode(JoinRequest j) {

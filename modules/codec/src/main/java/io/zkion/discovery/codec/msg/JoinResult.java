@@ -9,7 +9,8 @@ import io.zkion.discovery.codec.ion.IonStructReader;
 
 /**
  * The coordinator's answer to a join: either the reason it was refused, or the state the new node starts
- * from (its join event id, the cluster state, the topology snapshot and the common discovery data).
+ * from (its join event's index in its log entry, the cluster state, the topology snapshot and the common
+ * discovery data). The entry's place in the log is known only once the join commits: the joiner finds it.
  */
 public final class JoinResult {
     /** Null when accepted. */
@@ -96,7 +97,7 @@ public final class JoinResult {
             return rejected(reason);
         }
 
-        IonStructReader.require(id > 0, F.ID, what);
+        IonStructReader.require(id >= 0, F.ID, what);
         IonStructReader.require(state != null, F.CLUSTER, what);
         IonStructReader.require(snapshot != null, F.SNAPSHOT, what);
         IonStructReader.require(common != null, F.COMMON, what);

@@ -33,6 +33,22 @@ public class ControlCodecTest {
         assertEquals(42, a.ack);
     }
 
+    @Test public void gateRoundTrips() {
+        GateState closed = codec.decodeGate(codec.encode(new GateState(false, "jdk-zlib")), "gate");
+
+        assertFalse(closed.open);
+        assertEquals("jdk-zlib", closed.format);
+        assertTrue(codec.decodeGate(codec.encode(new GateState(true, "ion-1")), "gate").open);
+
+        try {
+            codec.decodeGate(codec.encode(new AliveInfo(false, Arrays.asList("ion-1"), 1)), "/root/gate");
+            fail();
+        }
+        catch (CorruptPayloadException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("/root/gate"));
+        }
+    }
+
     @Test public void joinRequestRoundTrips() {
         JoinRequest j = codec.decodeJoinRequest(codec.encode(new JoinRequest(Events.node(3), false,
             Arrays.asList("ion-1"), new byte[] {1, 2}, new byte[] {3}, new byte[] {7})), "j");
