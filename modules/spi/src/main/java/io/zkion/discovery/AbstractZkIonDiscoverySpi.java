@@ -301,13 +301,28 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         return new EventFormats(list);
     }
 
+    /** Curator's threads named the way Ignite names a node's threads ({@code name-#n%instance%}): dumps tell nodes apart. */
+    private java.util.concurrent.ThreadFactory curatorThreads() {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        String inst = ignite == null || ignite.name() == null ? "" : ignite.name();
+
+        return r -> {
+            Thread t = new Thread(r, "zkion-curator-#" + n.incrementAndGet() + '%' + inst + '%');
+
+            t.setDaemon(true);
+
+            return t;
+        };
+    }
+
     private CuratorFramework connect(long sesTimeout) {
         CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
             .connectString(zkConnectionString)
             .sessionTimeoutMs((int)sesTimeout)
             .connectionTimeoutMs((int)Math.min(sesTimeout, 15_000))
             .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
-            .zkClientConfig(clientConfig(sesTimeout));
+            .zkClientConfig(clientConfig(sesTimeout))
+            .threadFactory(curatorThreads());
 
         if (zkDigestAuth != null) {
             b.authorization("digest", zkDigestAuth.getBytes(java.nio.charset.StandardCharsets.UTF_8));

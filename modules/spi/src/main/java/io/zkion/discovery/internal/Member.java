@@ -175,39 +175,8 @@ final class Member {
 
             present.put(seq, Boolean.TRUE);
 
-            if (excluded || seq <= lastSeq || seq >= bound)
-                continue;
-
-            if (ownUnread.remove(seq)) {
-                lastSeq = seq;
-                continue;
-            }
-
-            String path = paths.log + "/" + name;
-            ZkStore.Payload p;
-
-            try {
-                p = store.readPayload(path);
-            }
-            catch (ZkDataException e) {
-                throw new IgniteSpiException("Corrupt event log entry " + path + ": " + e.getMessage(), e);
-            }
-
-            if (p == null)
-                continue; // Trimmed meanwhile: only entries this node acked can be; a gap shows at the next.
-
-            metrics.onRead(p.data.length);
-
-            EventBatch batch = decode(p.data, path);
-
-            if (clusterId != null && !batch.clusterId().equals(clusterId)) {
-                log.warning("Skipping " + path + ": it belongs to cluster " + batch.clusterId() + ", not " + clusterId);
-                lastSeq = seq;
-                continue;
-            }
-
-            total.add(apply(seq, path, p.manifest, batch, Collections.emptyMap()));
-            lastSeq = seq;
+            if (seq < bound)
+                total.add(readAndApply(name, seq));
         }
 
         forgetTrimmed(present);
@@ -217,6 +186,75 @@ final class Member {
             ownUnread.headSet(ZkPaths.sequence(names.get(names.size() - 1))).clear();
 
         return total;
+    }
+
+    /**
+     * Applies the entries the log watch reported created, without listing the log: ZooKeeper delivers a persistent
+     * watch's events in order and without loss while the watch stands, and a reset of the watch lists the log again.
+     */
+    Applied catchUpCreated(List<String> created) throws Exception {
+        Applied total = new Applied();
+        List<String> names = new ArrayList<>(created);
+
+        names.sort((a, b) -> Long.compare(ZkPaths.sequence(a), ZkPaths.sequence(b)));
+
+        for (String name : names)
+            total.add(readAndApply(name, ZkPaths.sequence(name)));
+
+        return total;
+    }
+
+    /** Forgets entries the log watch reported deleted: the coordinator trimmed them once every node had them. */
+    void onDeleted(List<String> deleted) {
+        for (String name : deleted) {
+            long seq = ZkPaths.sequence(name);
+            LogEntry e = entries.remove(seq);
+
+            ownUnread.remove(seq);
+
+            if (e != null)
+                pendingAcks.headMap(e.lastEventId, true).clear();
+        }
+    }
+
+    /** Reads and applies one entry unless this node has it already. */
+    private Applied readAndApply(String name, long seq) throws Exception {
+        if (excluded || seq <= lastSeq)
+            return new Applied();
+
+        if (ownUnread.remove(seq)) {
+            lastSeq = seq;
+            return new Applied();
+        }
+
+        String path = paths.log + "/" + name;
+        ZkStore.Payload p;
+
+        try {
+            p = store.readPayload(path);
+        }
+        catch (ZkDataException e) {
+            throw new IgniteSpiException("Corrupt event log entry " + path + ": " + e.getMessage(), e);
+        }
+
+        if (p == null)
+            return new Applied(); // Trimmed meanwhile: only entries every node acked can be.
+
+        metrics.onRead(p.data.length);
+
+        EventBatch batch = decode(p.data, path);
+
+        if (clusterId != null && !batch.clusterId().equals(clusterId)) {
+            log.warning("Skipping " + path + ": it belongs to cluster " + batch.clusterId() + ", not " + clusterId);
+            lastSeq = seq;
+            return new Applied();
+        }
+
+        Applied a = apply(seq, path, p.manifest, batch, Collections.emptyMap());
+
+        lastSeq = seq;
+
+        return a;
     }
 
     private EventBatch decode(byte[] data, String path) {

@@ -34,6 +34,7 @@ import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.Watcher;
 
 /**
  * The discovery engine of one node: lifecycle, the discovery thread, watches, and the switch between the
@@ -84,6 +85,10 @@ public final class ZkIonDiscovery {
      * sets it again and schedules another cycle.
      */
     private volatile boolean logDirty = true;
+
+    /** Log entries the watch announced created or deleted, by name, not yet handled by a cycle. */
+    private final java.util.Queue<String> logCreated = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.Queue<String> logDeleted = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean aliveDirty = true;
     private Set<UUID> alive = new HashSet<>();
     private boolean ackSoonQueued;
@@ -103,7 +108,7 @@ public final class ZkIonDiscovery {
     /** Appends of one message in a row that met a moving gate, before it goes through the coordinator instead. */
     private static final int MAX_APPEND_ATTEMPTS = 3;
 
-    private final LogGate gate;
+    private final LogGate<GateState> gate;
     private final Object sendLock = new Object();
 
     /** Paths of this node's messages in the coordinator's queue, not known to be logged yet. */
@@ -125,9 +130,10 @@ public final class ZkIonDiscovery {
         this.clientReconnect = clientReconnect;
         this.notifier = new Notifier(host.listener(), log, metrics);
         this.snapshots = new TopologySnapshotCodec(codec.ion(), new CopyStats());
-        this.gate = new LogGate(client, paths.gate, data -> codec.decodeGate(data, paths.gate).open);
+        this.gate = new LogGate<>(client, paths.gate, data -> codec.decodeGate(data, paths.gate), g -> g.open);
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> new DiscoveryThread(r,
-            "zkion-discovery-" + (host.igniteInstanceName() == null ? "" : host.igniteInstanceName())));
+            // Ignite's way of naming a node's threads: thread dumps and profilers tell the nodes of one JVM apart.
+            "zkion-discovery%" + (host.igniteInstanceName() == null ? "" : host.igniteInstanceName()) + '%'));
     }
 
     // ---- Lifecycle.
@@ -232,8 +238,23 @@ public final class ZkIonDiscovery {
         closeWatches();
         markAllDirty();
 
-        logWatch = new PersistentWatcher(store.client(), paths.log, false);
+        // Recursive, so that each new entry arrives by name and a cycle reads it without listing the log first.
+        logWatch = new PersistentWatcher(store.client(), paths.log, true);
         logWatch.getListenable().addListener(e -> {
+            String path = e.getPath();
+            boolean entry = path != null && path.startsWith(paths.log + "/");
+
+            if (entry && e.getType() == Watcher.Event.EventType.NodeCreated)
+                logCreated.add(path.substring(paths.log.length() + 1));
+            else if (entry && e.getType() == Watcher.Event.EventType.NodeDeleted)
+                logDeleted.add(path.substring(paths.log.length() + 1));
+            else
+                logDirty = true;
+
+            trigger();
+        });
+        // Registered anew (at start, after a reconnect): what was created before is listed, not announced.
+        logWatch.getResetListenable().addListener(() -> {
             logDirty = true;
             trigger();
         });
@@ -329,7 +350,20 @@ public final class ZkIonDiscovery {
 
             if (logDirty) {
                 logDirty = false;
+                // Cleared before listing: whatever the watch announces from here is applied next, or skipped as seen.
+                logCreated.clear();
+                logDeleted.clear();
                 applied = member.catchUp();
+            }
+            else {
+                List<String> created = drain(logCreated);
+                List<String> deleted = drain(logDeleted);
+
+                if (!created.isEmpty())
+                    applied = member.catchUpCreated(created);
+
+                if (!deleted.isEmpty())
+                    member.onDeleted(deleted);
             }
 
             if (member.excluded()) {
@@ -381,6 +415,15 @@ public final class ZkIonDiscovery {
                 worker.schedule(this::trigger, 200, TimeUnit.MILLISECONDS);
             }
         }
+    }
+
+    private static List<String> drain(java.util.Queue<String> q) {
+        List<String> out = new java.util.ArrayList<>();
+
+        for (String s = q.poll(); s != null; s = q.poll())
+            out.add(s);
+
+        return out;
     }
 
     private void markAllDirty() {
@@ -674,12 +717,12 @@ public final class ZkIonDiscovery {
         try {
             synchronized (sendLock) {
                 for (int attempt = 0; attempt < MAX_APPEND_ATTEMPTS && !msg.isMutable() && !queuedAhead(); attempt++) {
-                    LogGate.Seen open = gate.openOrNull();
+                    LogGate.Seen<GateState> open = gate.openOrNull();
 
                     if (open == null)
                         break;
 
-                    if (append(paths.logPrefix(), data, codec.decodeGate(open.data, paths.gate).format, open.version) != null)
+                    if (append(paths.logPrefix(), data, open.value.format, open.version) != null)
                         return;
 
                     gate.invalidate(); // It moved since it was read: read it again.

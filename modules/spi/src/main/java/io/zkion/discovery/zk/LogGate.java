@@ -1,5 +1,6 @@
 package io.zkion.discovery.zk;
 
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -11,34 +12,36 @@ import org.apache.zookeeper.data.Stat;
  * of the gate as it read it open; the coordinator closes the gate (a write, so the version moves) when the
  * tail of the log must stand still, and an append racing that fails its check instead of landing.
  * <p>
- * This class keeps the last version read, forgotten when a data watch fires, so an append usually costs no
- * read. What "open" means is the caller's: the data is opaque here.
+ * This class keeps the last version read, decoded once and forgotten when a data watch fires, so an append
+ * usually costs no read. What the data says, and what "open" means, is the caller's: it is opaque here.
  */
-public final class LogGate {
+public final class LogGate<T> {
     private final CuratorFramework client;
     private final String path;
-    private final Predicate<byte[]> isOpen;
+    private final Function<byte[], T> decode;
+    private final Predicate<T> isOpen;
     private final Watcher watcher = e -> invalidate();
 
-    private Seen seen;
+    private Seen<T> seen;
 
     /** Moves on every invalidation, so a read the watch overtook is not cached. */
     private long generation;
 
-    public LogGate(CuratorFramework client, String path, Predicate<byte[]> isOpen) {
+    public LogGate(CuratorFramework client, String path, Function<byte[], T> decode, Predicate<T> isOpen) {
         this.client = client;
         this.path = path;
+        this.decode = decode;
         this.isOpen = isOpen;
     }
 
     /** A version of the gate and what it held then. */
-    public static final class Seen {
+    public static final class Seen<T> {
         public final int version;
-        public final byte[] data;
+        public final T value;
 
-        Seen(int version, byte[] data) {
+        Seen(int version, T value) {
             this.version = version;
-            this.data = data;
+            this.value = value;
         }
     }
 
@@ -49,8 +52,8 @@ public final class LogGate {
     }
 
     /** @return The gate as seen now if it is open, or null while it is closed. */
-    public Seen openOrNull() throws Exception {
-        Seen s;
+    public Seen<T> openOrNull() throws Exception {
+        Seen<T> s;
         long gen;
 
         synchronized (this) {
@@ -62,7 +65,7 @@ public final class LogGate {
             Stat stat = new Stat();
             byte[] data = client.getData().storingStatIn(stat).usingWatcher(watcher).forPath(path);
 
-            s = new Seen(stat.getVersion(), data);
+            s = new Seen<>(stat.getVersion(), decode.apply(data));
 
             synchronized (this) {
                 // A watch that fired during the read leaves nothing cached: the next call reads again.
@@ -71,7 +74,7 @@ public final class LogGate {
             }
         }
 
-        return isOpen.test(s.data) ? s : null;
+        return isOpen.test(s.value) ? s : null;
     }
 
     /** @return An op that fails the multi unless the gate is still at {@code version}. */
