@@ -91,6 +91,11 @@ final class Coordinator implements AutoCloseable {
     /** Set by the watch on custom/; the queue is listed only then (and once at takeover). */
     private volatile boolean customDirty = true;
 
+    /** Set by the watch on left/: a node stopping says so there before its session ends. */
+    private final PersistentWatcher leftWatch;
+    private volatile boolean leftDirty = true;
+    private Set<UUID> leaving = new HashSet<>();
+
     private ClusterState state;
     private int stateVersion;
 
@@ -143,6 +148,13 @@ final class Coordinator implements AutoCloseable {
             trigger.run();
         });
         customWatch.start();
+
+        leftWatch = new PersistentWatcher(store.client(), paths.left, false);
+        leftWatch.getListenable().addListener(e -> {
+            leftDirty = true;
+            trigger.run();
+        });
+        leftWatch.start();
 
         metrics.onTakeover();
         log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + state.topVer + ']');
@@ -222,19 +234,33 @@ final class Coordinator implements AutoCloseable {
         }
     }
 
-    // ---- Nodes gone from ZooKeeper become NODE_LEFT or NODE_FAILED.
+    // ---- Nodes stopping become NODE_LEFT, nodes gone from ZooKeeper without a word NODE_FAILED.
 
     private void departures(Map<UUID, ChildData> aliveNow) throws Exception {
+        if (leftDirty) {
+            leftDirty = false; // Before listing: a marker written meanwhile sets it again.
+            leaving = new HashSet<>();
+
+            for (String name : store.children(paths.left)) {
+                UUID id = ZkPaths.nodeId(name);
+
+                if (id != null)
+                    leaving.add(id);
+            }
+        }
+
         List<DiscoveryEvent> events = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
         long topVer = state.topVer;
         long evtId = -1; // Indexes in the entry: its place in the log makes them absolute.
 
         for (ZkIonClusterNode n : member.topology().members()) {
-            if (n == local || aliveNow.containsKey(n.id()))
-                continue;
+            // A stopping node is out as soon as its marker is: waiting for its session to close costs a round of
+            // ZooKeeper notifications, and the node no longer takes part.
+            boolean left = leaving.contains(n.id());
 
-            boolean left = store.exists(paths.left(n.id()));
+            if (n == local || (!left && aliveNow.containsKey(n.id())))
+                continue;
 
             events.add(left ? DiscoveryEvent.left(++evtId, ++topVer, n.id()) : DiscoveryEvent.failed(++evtId, ++topVer, n.id()));
 
@@ -652,12 +678,15 @@ final class Coordinator implements AutoCloseable {
 
     // ---- Writing.
 
-    /** The best format every alive node reads; the current one if they share none. */
+    /** The best format every alive node reads, but those leaving; the current one if they share none. */
     private String currentFormat(Map<UUID, ChildData> aliveNow) {
         Set<String> common = null;
 
-        for (ChildData d : aliveNow.values()) {
-            AliveInfo a = info(d);
+        for (Map.Entry<UUID, ChildData> e : aliveNow.entrySet()) {
+            if (leaving.contains(e.getKey()))
+                continue;
+
+            AliveInfo a = info(e.getValue());
 
             if (a == null)
                 continue;
@@ -755,11 +784,13 @@ final class Coordinator implements AutoCloseable {
     }
 
     @Override public void close() {
-        try {
-            customWatch.close();
-        }
-        catch (Exception ignored) {
-            // Closing anyway.
+        for (PersistentWatcher w : new PersistentWatcher[] {customWatch, leftWatch}) {
+            try {
+                w.close();
+            }
+            catch (Exception ignored) {
+                // Closing anyway.
+            }
         }
 
         alive.close();
