@@ -33,13 +33,42 @@ final class BenchCluster implements AutoCloseable {
     }
 
     Ignite start() {
-        Ignite n = Ignition.start(config(kind + "-" + root.replace('/', '_') + "-" + seq++));
+        return start(cfg -> cfg);
+    }
+
+    /**
+     * Starts a node from a thread named after it, Ignite's way ({@code %name%}): the ZooKeeper client names its
+     * threads after the thread that creates it, so every thread of a node can be told by its name.
+     */
+    Ignite start(java.util.function.UnaryOperator<IgniteConfiguration> adjust) {
+        String name;
 
         synchronized (nodes) {
-            nodes.add(n);
+            name = kind + "-" + root.replace('/', '_') + "-" + seq++;
         }
 
-        return n;
+        Thread t = Thread.currentThread();
+        String was = t.getName();
+
+        t.setName("start-" + name + "%" + name + "%");
+
+        try {
+            Ignite n = Ignition.start(adjust.apply(config(name)));
+
+            synchronized (nodes) {
+                nodes.add(n);
+            }
+
+            return n;
+        }
+        finally {
+            t.setName(was);
+        }
+    }
+
+    /** @return The oldest node: the coordinator of every SPI compared. */
+    Ignite oldest() {
+        return nodes().stream().min(java.util.Comparator.comparingLong(n -> n.cluster().localNode().order())).get();
     }
 
     /** Starts {@code count} nodes at once; returns the ms until every node sees all of them. */
@@ -50,7 +79,7 @@ final class BenchCluster implements AutoCloseable {
 
         try {
             for (int i = 0; i < count; i++)
-                futs.add(pool.submit(this::start));
+                futs.add(pool.submit(() -> start()));
 
             for (Future<Ignite> f : futs)
                 f.get();

@@ -13,12 +13,30 @@ import org.knowm.xchart.CategoryChartBuilder;
 
 /** JSON, a markdown table with ratios to the stock SPI, and one PNG chart per metric. */
 final class Report {
-    private final Map<String, Map<SpiKind, List<Double>>> results;
-    private final int rounds;
+    /** The targets, as ZkIon p50 / stock p50 at most; for round trips the p90 ratio is held to it too. */
+    private static final Map<String, Double> TARGETS = Map.of(
+        "custom event round trip, 3 servers (ms)", 0.5,
+        "custom event round trip, 8 servers (ms)", 0.5,
+        "allocation per no-op custom event, coordinator's threads (bytes)", 0.1,
+        "bytes sent to ZooKeeper per no-op custom event", 0.33,
+        "bytes sent to ZooKeeper per cache create", 0.33,
+        "bytes sent to ZooKeeper per join, 3 servers started together", 0.33,
+        "bytes sent to ZooKeeper per join, 16 servers started together", 0.33,
+        "join storm, 3 servers (ms)", 1.0,
+        "join storm, 16 servers (ms)", 0.5,
+        "graceful leave until NODE_LEFT everywhere (ms)", 0.25);
 
-    Report(Map<String, Map<SpiKind, List<Double>>> results, int rounds) {
+    private final Map<String, Map<SpiKind, List<Double>>> results;
+    private final Map<String, List<Double>> floor;
+    private final int rounds;
+    private final int largeConfigBytes;
+
+    Report(Map<String, Map<SpiKind, List<Double>>> results, Map<String, List<Double>> floor, int rounds,
+        int largeConfigBytes) {
         this.results = results;
+        this.floor = floor;
         this.rounds = rounds;
+        this.largeConfigBytes = largeConfigBytes;
     }
 
     void write(Path dir) throws Exception {
@@ -39,7 +57,19 @@ final class Report {
     }
 
     private String json() {
-        StringBuilder sb = new StringBuilder("{\n  \"rounds\": ").append(rounds).append(",\n  \"metrics\": {\n");
+        StringBuilder sb = new StringBuilder("{\n  \"rounds\": ").append(rounds).append(",\n  \"floor\": {");
+        boolean firstFloor = true;
+
+        for (Map.Entry<String, List<Double>> f : floor.entrySet()) {
+            List<Double> v = f.getValue();
+
+            sb.append(firstFloor ? "" : ", ").append('"').append(f.getKey()).append("\": {\"n\": ").append(v.size())
+                .append(", \"p50\": ").append(num(percentile(v, 50))).append(", \"p90\": ").append(num(percentile(v, 90)))
+                .append('}');
+            firstFloor = false;
+        }
+
+        sb.append("},\n  \"metrics\": {\n");
         boolean firstMetric = true;
 
         for (Map.Entry<String, Map<SpiKind, List<Double>>> m : results.entrySet()) {
@@ -68,9 +98,13 @@ final class Report {
         StringBuilder sb = new StringBuilder("# ZkIon vs stock ZooKeeper SPI vs TcpDiscoverySpi\n\n")
             .append("Same JVM, Ignite 2.17.0, one curator-test ZooKeeper server, session/failure timeout ")
             .append(BenchCluster.TIMEOUT).append(" ms, ").append(rounds)
-            .append(" rounds with the SPIs alternating. p50 / p90 / p99 over all samples; ratio = ZkIon p50 / stock p50.\n\n")
-            .append("| metric | ZkIon p50 / p90 / p99 | stock ZK p50 / p90 / p99 | TCP p50 / p90 / p99 | ZkIon / stock (p50) |\n")
-            .append("| --- | ---: | ---: | ---: | ---: |\n");
+            .append(" rounds with the SPIs alternating. p50 / p90 / p99 over all samples (one sample per round for")
+            .append(" whole-scenario figures, one per event for round trips); ratio = ZkIon p50 / stock p50, and p90 / p90")
+            .append(" for round trips. Round trips are measured after ").append(SideBySide.WARMUP_EVENTS)
+            .append(" unmeasured events. The large join's ").append(SideBySide.LARGE_CACHES).append(" cache configurations are ")
+            .append(String.format(Locale.ROOT, "%,d", largeConfigBytes)).append(" bytes under Java serialization.\n\n")
+            .append("| metric | ZkIon p50 / p90 / p99 | stock ZK p50 / p90 / p99 | TCP p50 / p90 / p99 | ZkIon / stock | target |\n")
+            .append("| --- | ---: | ---: | ---: | ---: | --- |\n");
 
         for (Map.Entry<String, Map<SpiKind, List<Double>>> m : results.entrySet()) {
             sb.append("| ").append(m.getKey());
@@ -85,8 +119,29 @@ final class Report {
             List<Double> ours = m.getValue().get(SpiKind.ZKION);
             List<Double> stock = m.getValue().get(SpiKind.STOCK_ZK);
 
-            sb.append(" | ").append(ours == null || stock == null ? "n/a"
-                : String.format(Locale.ROOT, "%.2fx", percentile(ours, 50) / percentile(stock, 50))).append(" |\n");
+            boolean roundTrip = m.getKey().contains("round trip");
+            String ratio = ours == null || stock == null ? "n/a"
+                : String.format(Locale.ROOT, "%.2fx", percentile(ours, 50) / percentile(stock, 50))
+                + (roundTrip ? String.format(Locale.ROOT, " (p90 %.2fx)", percentile(ours, 90) / percentile(stock, 90)) : "");
+            Double target = TARGETS.get(m.getKey());
+            String verdict = "";
+
+            if (target != null && ours != null && stock != null) {
+                boolean met = percentile(ours, 50) <= target * percentile(stock, 50)
+                    && (!roundTrip || percentile(ours, 90) <= target * percentile(stock, 90));
+
+                verdict = String.format(Locale.ROOT, "<= %.2fx: %s", target, met ? "met" : "missed");
+            }
+
+            sb.append(" | ").append(ratio).append(" | ").append(verdict).append(" |\n");
+        }
+
+        sb.append("\nZooKeeper's floor in the same run, bare Curator clients, 400-byte nodes:\n\n")
+            .append("| measure | p50 | p90 |\n| --- | ---: | ---: |\n");
+
+        for (Map.Entry<String, List<Double>> f : floor.entrySet()) {
+            sb.append("| ").append(f.getKey()).append(" | ").append(fmt(percentile(f.getValue(), 50))).append(" | ")
+                .append(fmt(percentile(f.getValue(), 90))).append(" |\n");
         }
 
         return sb.toString();

@@ -6,7 +6,9 @@ import java.io.OutputStream;
 import java.lang.management.ManagementFactory;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.ignite.Ignite;
@@ -62,18 +64,195 @@ final class Scenarios {
         return (allocatedAllThreads() - before) / (double)events;
     }
 
+    /** @return Bytes allocated by the threads of {@code crd} alone per no-op custom event sent from another node. */
+    static double coordinatorAllocationPerEvent(List<Ignite> nodes, Ignite crd, int events) throws Exception {
+        customRoundTrip(nodes, 50); // Warm up.
+
+        Map<Long, Long> before = allocatedBy(crd.name());
+
+        customRoundTrip(nodes, events);
+
+        return allocatedSince(before, crd.name()) / (double)events;
+    }
+
     private static long allocatedAllThreads() {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         long total = 0;
 
-        for (long id : mx.getAllThreadIds()) {
-            long b = mx.getThreadAllocatedBytes(id);
-
-            if (b > 0)
-                total += b;
-        }
+        for (long b : allocatedBy(null).values())
+            total += b;
 
         return total;
+    }
+
+    /**
+     * @return Bytes allocated so far by each live thread of node {@code name} (named {@code ...%name%...}, as Ignite
+     *      names its threads), or by every thread if {@code name} is null.
+     */
+    static Map<Long, Long> allocatedBy(String name) {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+        Map<Long, Long> out = new HashMap<>();
+
+        for (java.lang.management.ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (ti == null || (name != null && !ti.getThreadName().contains("%" + name + "%")))
+                continue;
+
+            long b = mx.getThreadAllocatedBytes(ti.getThreadId());
+
+            if (b > 0)
+                out.put(ti.getThreadId(), b);
+        }
+
+        return out;
+    }
+
+    /** @return Bytes the threads of node {@code name} allocated since {@code before} (a new thread counts whole). */
+    static long allocatedSince(Map<Long, Long> before, String name) {
+        long total = 0;
+
+        for (Map.Entry<Long, Long> e : allocatedBy(name).entrySet())
+            total += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+
+        return total;
+    }
+
+    /** What creating caches one by one cost, per cache. */
+    static final class CacheCreates {
+        double msPerCache;
+        double coordinatorBytesPerCache;
+        double zkBytesPerCache;
+    }
+
+    /** Creates {@code count} caches from {@code from}, one after another, then destroys them (not measured). */
+    static CacheCreates cacheCreates(Ignite from, Ignite crd, int count, int zkPort) {
+        from.getOrCreateCache("bench-warmup");
+        from.destroyCache("bench-warmup");
+
+        CacheCreates r = new CacheCreates();
+        Map<Long, Long> before = allocatedBy(crd.name());
+        long zk0 = zkBytesReceived(zkPort);
+        long t0 = System.nanoTime();
+
+        for (int i = 0; i < count; i++)
+            from.createCache("bench-cache-" + i);
+
+        r.msPerCache = (System.nanoTime() - t0) / 1e6 / count;
+        r.zkBytesPerCache = (zkBytesReceived(zkPort) - zk0) / (double)count;
+        r.coordinatorBytesPerCache = allocatedSince(before, crd.name()) / (double)count;
+
+        for (int i = 0; i < count; i++)
+            from.destroyCache("bench-cache-" + i);
+
+        return r;
+    }
+
+    /**
+     * ZooKeeper's own floor on this machine, with a bare Curator client: one sequential create (a write round trip),
+     * and that create until a second client, watching the parent, has listed the children and read the new node
+     * (what a one-hop delivery needs at the least).
+     *
+     * @return Per sample: {write ms, write-until-read-elsewhere ms}.
+     */
+    static double[][] curatorFloor(String connect, int samples) throws Exception {
+        double[][] out = new double[samples][2];
+        String parent = "/bench-floor-" + java.util.UUID.randomUUID();
+        byte[] payload = new byte[400];
+
+        try (org.apache.curator.framework.CuratorFramework a = curator(connect);
+             org.apache.curator.framework.CuratorFramework b = curator(connect)) {
+            a.create().forPath(parent);
+
+            java.util.concurrent.BlockingQueue<Long> readAt = new java.util.concurrent.LinkedBlockingQueue<>();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+
+            try (org.apache.curator.framework.recipes.watch.PersistentWatcher w =
+                     new org.apache.curator.framework.recipes.watch.PersistentWatcher(b, parent, false)) {
+                w.getListenable().addListener(e -> {
+                    try {
+                        for (String c : b.getChildren().forPath(parent)) {
+                            if (seen.add(c)) {
+                                b.getData().forPath(parent + "/" + c);
+                                readAt.add(System.nanoTime());
+                            }
+                        }
+                    }
+                    catch (Exception ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                });
+                w.start();
+                Thread.sleep(200); // Let the watch register.
+
+                for (int i = 0; i < samples; i++) {
+                    long t0 = System.nanoTime();
+
+                    a.create().withMode(org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL).forPath(parent + "/e-", payload);
+
+                    long t1 = System.nanoTime();
+                    Long t2 = readAt.poll(10, TimeUnit.SECONDS);
+
+                    if (t2 == null)
+                        throw new IllegalStateException("The watching client never read sample " + i);
+
+                    out[i][0] = (t1 - t0) / 1e6;
+                    out[i][1] = (t2 - t0) / 1e6;
+                }
+            }
+        }
+
+        return out;
+    }
+
+    private static org.apache.curator.framework.CuratorFramework curator(String connect) throws Exception {
+        org.apache.curator.framework.CuratorFramework c = org.apache.curator.framework.CuratorFrameworkFactory.newClient(
+            connect, new org.apache.curator.retry.RetryNTimes(3, 100));
+
+        c.start();
+
+        if (!c.blockUntilConnected(30, TimeUnit.SECONDS))
+            throw new IllegalStateException("Cannot connect to " + connect);
+
+        return c;
+    }
+
+    /**
+     * Scenario 7: a node with {@code caches} caches joins a node that has them too. Ignite's join data carries every
+     * cache configuration both ways.
+     *
+     * @return {ms until both nodes see each other, or -1 if the join failed; ZooKeeper bytes received meanwhile}.
+     */
+    static double[] largeJoin(BenchCluster c, int caches, int zkPort) {
+        java.util.function.UnaryOperator<org.apache.ignite.configuration.IgniteConfiguration> withCaches =
+            cfg -> cfg.setCacheConfiguration(LargeCaches.configs(caches));
+
+        // Started from pool threads, as in the storms: a node's stop may leave an interrupt on the thread it ran on.
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+
+        try {
+            pool.submit(() -> c.start(withCaches)).get();
+
+            long zk0 = zkBytesReceived(zkPort);
+            long t0 = System.nanoTime();
+
+            try {
+                pool.submit(() -> c.start(withCaches)).get(180, TimeUnit.SECONDS);
+
+                for (Ignite n : c.nodes())
+                    Wait.until(120_000, () -> n.cluster().nodes().size() == 2);
+            }
+            catch (Exception e) {
+                SideBySide.log("the join with " + caches + " caches failed: " + e);
+
+                return new double[] {-1, zkBytesReceived(zkPort) - zk0};
+            }
+
+            return new double[] {(System.nanoTime() - t0) / 1e6, zkBytesReceived(zkPort) - zk0};
+        }
+        catch (Exception e) {
+            throw new IllegalStateException("The first node with " + caches + " caches did not start", e);
+        }
+        finally {
+            pool.shutdownNow();
+        }
     }
 
     /** @return ms from a graceful stop until every other node saw NODE_LEFT. */
@@ -104,14 +283,19 @@ final class Scenarios {
             }, type);
         }
 
+        // The stop runs on its own thread: Ignition.stop returns only once the node has shut down, which can be
+        // long after the others saw it go, and that is what is measured.
+        Thread stopper = new Thread(action, "bench-departure");
         long t0 = System.nanoTime();
 
-        action.run();
+        stopper.start();
 
         if (!seen.await(60, TimeUnit.SECONDS))
             throw new IllegalStateException("Not every node saw event " + type + " for " + id);
 
         double ms = (System.nanoTime() - t0) / 1e6;
+
+        stopper.join(60_000);
 
         c.forget(gone);
 

@@ -24,13 +24,31 @@ public final class SideBySide {
     private static final int EVENTS_8 = 200;
     private static final int ALLOC_EVENTS = 200;
 
+    /** Events sent before each round trip measurement, unmeasured, so that every SPI runs JIT-compiled code. */
+    static final int WARMUP_EVENTS = 200;
+
+    private static final int CACHE_CREATES = 20;
+    static final int LARGE_CACHES = 200;
+    private static final int FLOOR_SAMPLES = 500;
+
     /** metric -> SPI -> one value per round (or per event, for latencies). */
     private final Map<String, Map<SpiKind, List<Double>>> results = new LinkedHashMap<>();
 
     private SideBySide() {
     }
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] args) {
+        try {
+            run(args);
+        }
+        catch (Throwable e) {
+            // Printed here: Ignite's uncaught-exception handler would swallow it into a null logger.
+            e.printStackTrace(System.out);
+            System.exit(1);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         Path out = Paths.get(args.length > 0 ? args[0] : "benchmarks/results");
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 3;
 
@@ -39,9 +57,18 @@ public final class SideBySide {
         System.setProperty("IGNITE_UPDATE_NOTIFIER", "false");
 
         SideBySide run = new SideBySide();
+        Map<String, List<Double>> floor = new LinkedHashMap<>();
 
         try (TestingServer zk = new TestingServer(true)) {
             for (int r = 0; r < rounds; r++) {
+                log("round " + (r + 1) + "/" + rounds + ": ZooKeeper's floor, bare Curator");
+
+                for (double[] s : Scenarios.curatorFloor(zk.getConnectString(), FLOOR_SAMPLES)) {
+                    floor.computeIfAbsent("bare Curator: one write (ms)", k -> new ArrayList<>()).add(s[0]);
+                    floor.computeIfAbsent("bare Curator: a write until another client has read it (ms)",
+                        k -> new ArrayList<>()).add(s[1]);
+                }
+
                 List<SpiKind> order = new ArrayList<>(Arrays.asList(SpiKind.values()));
 
                 java.util.Collections.rotate(order, r);
@@ -54,34 +81,74 @@ public final class SideBySide {
         }
 
         Files.createDirectories(out);
-        new Report(run.results, rounds).write(out);
+        new Report(run.results, floor, rounds, LargeCaches.serializedSize(LARGE_CACHES)).write(out);
         log("wrote " + out.resolve("side-by-side.md"));
         System.exit(0); // Stock SPI and ZooKeeper threads may linger.
     }
 
     private void round(SpiKind kind, TestingServer zk, String root) throws Exception {
+        int port = zk.getPort();
+
         try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root)) {
+            long zkJ = Scenarios.zkBytesReceived(port);
+
             add("join storm, 3 servers (ms)", kind, c.startTogether(3));
+            zkBytes("bytes sent to ZooKeeper per join, 3 servers started together", kind, zkJ, port, 3);
 
             List<Ignite> nodes = c.nodes();
-            long zk0 = Scenarios.zkBytesReceived(zk.getPort());
+            Ignite crd = c.oldest();
+
+            Scenarios.customRoundTrip(nodes, WARMUP_EVENTS);
+
+            long zk0 = Scenarios.zkBytesReceived(port);
 
             addAll("custom event round trip, 3 servers (ms)", kind, Scenarios.customRoundTrip(nodes, EVENTS_3));
+            zkBytes("bytes sent to ZooKeeper per no-op custom event", kind, zk0, port, EVENTS_3);
 
-            long zk1 = Scenarios.zkBytesReceived(zk.getPort());
-
-            if (kind.usesZooKeeper() && zk0 >= 0 && zk1 >= 0)
-                add("bytes sent to ZooKeeper per no-op custom event", kind, (zk1 - zk0) / (double)EVENTS_3);
-
+            add("allocation per no-op custom event, coordinator's threads (bytes)", kind,
+                Scenarios.coordinatorAllocationPerEvent(nodes, crd, ALLOC_EVENTS));
             add("allocation per no-op custom event, all nodes (bytes)", kind, Scenarios.allocationPerEvent(nodes, ALLOC_EVENTS));
+
+            Scenarios.CacheCreates cc = Scenarios.cacheCreates(nodes.get(nodes.size() - 1), crd, CACHE_CREATES, port);
+
+            add("cache create, one after another (ms per cache)", kind, cc.msPerCache);
+            add("allocation per cache create, coordinator's threads (bytes)", kind, cc.coordinatorBytesPerCache);
+
+            if (kind.usesZooKeeper())
+                add("bytes sent to ZooKeeper per cache create", kind, cc.zkBytesPerCache);
+
             add("graceful leave until NODE_LEFT everywhere (ms)", kind, Scenarios.leave(c, nodes.get(2)));
             add("session loss until NODE_FAILED everywhere (ms)", kind, Scenarios.failure(c, nodes.get(1)));
         }
 
         try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root + "-8")) {
             add("join storm, 8 servers (ms)", kind, c.startTogether(8));
+            Scenarios.customRoundTrip(c.nodes(), WARMUP_EVENTS);
             addAll("custom event round trip, 8 servers (ms)", kind, Scenarios.customRoundTrip(c.nodes(), EVENTS_8));
         }
+
+        try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root + "-16")) {
+            long zkJ = Scenarios.zkBytesReceived(port);
+
+            add("join storm, 16 servers (ms)", kind, c.startTogether(16));
+            zkBytes("bytes sent to ZooKeeper per join, 16 servers started together", kind, zkJ, port, 16);
+        }
+
+        try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root + "-large")) {
+            double[] r = Scenarios.largeJoin(c, LARGE_CACHES, port);
+
+            add("join of a node with " + LARGE_CACHES + " caches (ms; -1 = failed)", kind, r[0]);
+
+            if (kind.usesZooKeeper())
+                add("bytes sent to ZooKeeper by the join with " + LARGE_CACHES + " caches", kind, r[1]);
+        }
+    }
+
+    private void zkBytes(String metric, SpiKind kind, long before, int port, int per) {
+        long after = Scenarios.zkBytesReceived(port);
+
+        if (kind.usesZooKeeper() && before >= 0 && after >= 0)
+            add(metric, kind, (after - before) / (double)per);
     }
 
     private void add(String metric, SpiKind kind, double v) {
