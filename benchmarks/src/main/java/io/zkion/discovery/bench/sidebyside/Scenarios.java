@@ -85,15 +85,15 @@ final class Scenarios {
     }
 
     /**
-     * @return Bytes allocated so far by each live thread of node {@code name} (named {@code ...%name%...}, as Ignite
-     *      names its threads), or by every thread if {@code name} is null.
+     * @return Bytes allocated so far by each live thread of node {@code name}, or by every thread if {@code name}
+     *      is null.
      */
     static Map<Long, Long> allocatedBy(String name) {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         Map<Long, Long> out = new HashMap<>();
 
         for (java.lang.management.ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds())) {
-            if (ti == null || (name != null && !ti.getThreadName().contains("%" + name + "%")))
+            if (ti == null || (name != null && !ofNode(ti.getThreadName(), name)))
                 continue;
 
             long b = mx.getThreadAllocatedBytes(ti.getThreadId());
@@ -103,6 +103,15 @@ final class Scenarios {
         }
 
         return out;
+    }
+
+    /**
+     * @return Whether a thread belongs to node {@code name}: Ignite's and ZkIon's threads carry {@code %name%}; the
+     *      stock SPI names its ZooKeeper client threads {@code zk-name-...} and {@code zk-client-timer-name}.
+     */
+    private static boolean ofNode(String thread, String name) {
+        return thread.contains("%" + name + "%") || thread.startsWith("zk-" + name + "-")
+            || thread.equals("zk-client-timer-" + name);
     }
 
     /** @return Bytes the threads of node {@code name} allocated since {@code before} (a new thread counts whole). */
