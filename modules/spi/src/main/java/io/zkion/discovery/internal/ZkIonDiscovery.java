@@ -612,8 +612,16 @@ public final class ZkIonDiscovery {
 
     /** Closes this node's ZooKeeper session abruptly, as a crash would, and lets the node find itself excluded. */
     public void simulateFailure() {
-        // Closing the whole client ends the session at once and makes every pending call fail fast, so the
+        // The ZooKeeper handle first: that ends the session at once, as a crash would (Curator's own close first
+        // winds down its services). Then the whole client, so that every pending call fails fast and the
         // discovery thread gets to the exclusion instead of retrying on a dead handle.
+        try {
+            store.client().getZookeeperClient().getZooKeeper().close();
+        }
+        catch (Exception ignored) {
+            // Closed by Curator below anyway.
+        }
+
         store.client().close();
 
         submit(this::onExcluded);
