@@ -229,7 +229,9 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         int limit = zkRequestSizeLimit > 0 ? zkRequestSizeLimit : Integer.getInteger("jute.maxbuffer", ZK_DFLT_MAX_BUFFER);
         StreamingZip zip = new StreamingZip(maxInflatedBytes);
         Marshaller marsh = ((IgniteEx)ignite).context().marshallerContext().jdkMarshaller();
-        ObjectCodec objects = new ObjectCodec(marsh, zip, U.resolveClassLoader(ignite.configuration()));
+        // Objects always travel inside a payload that is compressed as a whole: stored blocks here, one real
+        // compression there.
+        ObjectCodec objects = new ObjectCodec(marsh, zip.stored(), U.resolveClassLoader(ignite.configuration()));
 
         engine = new ZkIonDiscovery(client, zkRootPath, limit, formats(marsh, zip), new ControlCodec(zip), objects,
             host(), locNode, joinTimeout, !clientReconnectDisabled, metrics);

@@ -6,7 +6,11 @@ import org.apache.ignite.IgniteCheckedException;
 import org.apache.ignite.marshaller.Marshaller;
 import org.apache.ignite.spi.IgniteSpiException;
 
-/** Java objects (nodes, discovery data, custom messages) to compressed bytes and back, via Ignite's marshaller. */
+/**
+ * Java objects (nodes, discovery data, custom messages) to zlib bytes and back, via Ignite's marshaller. The
+ * bytes always end up inside a payload that is compressed as a whole, so the SPI gives this codec a
+ * {@link StreamingZip#stored()} instance: compressing twice costs time and finds less.
+ */
 public final class ObjectCodec {
     private final Marshaller marsh;
     private final StreamingZip zip;

@@ -51,6 +51,16 @@ public final class StreamingZip {
         this.deflaters = deflaters;
     }
 
+    /**
+     * @return An instance with the same limit whose zlib streams use stored blocks (no compression): for values that
+     *      are embedded in a payload which is itself compressed, so that one stream compresses them together (node
+     *      records repeat each other's attribute names; separate streams cannot see that). The output is still a
+     *      standard zlib stream, and reads back the same way.
+     */
+    public StreamingZip stored() {
+        return new StreamingZip(maxInflatedBytes, () -> new Deflater(Deflater.NO_COMPRESSION));
+    }
+
     /** @return An instance with {@link #DEFAULT_MAX_INFLATED_BYTES}. */
     public static StreamingZip defaults() {
         return DEFAULT;
