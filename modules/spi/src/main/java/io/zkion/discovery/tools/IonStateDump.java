@@ -37,6 +37,7 @@ public final class IonStateDump {
 
         sb.append("// ZkIon discovery state under ").append(paths.root).append('\n');
         node(sb, paths.state);
+        node(sb, paths.gate);
 
         for (String dir : new String[] {paths.alive, paths.custom, paths.log, paths.joined, paths.left}) {
             List<String> names = new ArrayList<>(store.children(dir));
