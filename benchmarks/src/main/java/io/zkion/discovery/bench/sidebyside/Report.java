@@ -42,6 +42,7 @@ final class Report {
     void write(Path dir) throws Exception {
         Files.write(dir.resolve("side-by-side.json"), SideBySide.utf8(json()));
         Files.write(dir.resolve("side-by-side.md"), SideBySide.utf8(markdown()));
+        Files.write(dir.resolve("side-by-side.settings"), SideBySide.utf8(settings()));
 
         for (String metric : results.keySet())
             chart(metric, dir.resolve("side-by-side-" + slug(metric) + ".png"));
@@ -92,6 +93,21 @@ final class Report {
         }
 
         return sb.append("\n  }\n}\n").toString();
+    }
+
+    /** What the figures were measured with: machine, JVM and its flags, Ignite, ZooKeeper, rounds, time. */
+    private String settings() {
+        java.lang.management.RuntimeMXBean rt = java.lang.management.ManagementFactory.getRuntimeMXBean();
+
+        return "Machine: " + Runtime.getRuntime().availableProcessors() + " cores, "
+            + ((com.sun.management.OperatingSystemMXBean)java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                .getTotalPhysicalMemorySize() / (1L << 30) + " GiB; " + rt.getVmName() + ' ' + rt.getVmVersion() + '\n'
+            + "JVM flags: " + String.join(" ", rt.getInputArguments()) + '\n'
+            + "Ignite " + org.apache.ignite.internal.IgniteVersionUtils.VER_STR + ", ZooKeeper server "
+            + org.apache.zookeeper.Version.getFullVersion() + " (curator-test TestingServer, in the same JVM)\n"
+            + "Rounds: " + rounds + ", SPIs alternating; timeouts " + BenchCluster.TIMEOUT + " ms; round trips: "
+            + SideBySide.WARMUP_EVENTS + " warm-up events, then 500 (3 servers) and 200 (8 servers)\n"
+            + "Written: " + java.time.Instant.now() + '\n';
     }
 
     private String markdown() {

@@ -105,8 +105,10 @@ public final class SideBySide {
             addAll("custom event round trip, 3 servers (ms)", kind, Scenarios.customRoundTrip(nodes, EVENTS_3));
             zkBytes("bytes sent to ZooKeeper per no-op custom event", kind, zk0, port, EVENTS_3);
 
-            add("allocation per no-op custom event, coordinator's threads (bytes)", kind,
-                Scenarios.coordinatorAllocationPerEvent(nodes, crd, ALLOC_EVENTS));
+            double[] crdAlloc = Scenarios.coordinatorAllocationPerEvent(nodes, crd, ALLOC_EVENTS);
+
+            add("allocation per no-op custom event, coordinator's threads (bytes)", kind, crdAlloc[0]);
+            add("allocation per no-op custom event, coordinator's discovery-SPI threads only (bytes)", kind, crdAlloc[1]);
             add("allocation per no-op custom event, all nodes (bytes)", kind, Scenarios.allocationPerEvent(nodes, ALLOC_EVENTS));
 
             Scenarios.CacheCreates cc = Scenarios.cacheCreates(nodes.get(nodes.size() - 1), crd, CACHE_CREATES, port);
@@ -129,8 +131,14 @@ public final class SideBySide {
 
         try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root + "-16")) {
             long zkJ = Scenarios.zkBytesReceived(port);
+            long cpu0 = processCpuMs();
+            long ms = c.startTogether(16);
 
-            add("join storm, 16 servers (ms)", kind, c.startTogether(16));
+            add("join storm, 16 servers (ms)", kind, ms);
+            // The machine's floor for the storm: CPU the whole JVM spent meanwhile, spread over every core. Near the
+            // wall time, the storm was CPU-bound (16 Ignite nodes starting), whatever the discovery SPI.
+            add("join storm, 16 servers: JVM CPU time / cores (ms)", kind,
+                (processCpuMs() - cpu0) / (double)Runtime.getRuntime().availableProcessors());
             zkBytes("bytes sent to ZooKeeper per join, 16 servers started together", kind, zkJ, port, 16);
         }
 
@@ -142,6 +150,11 @@ public final class SideBySide {
             if (kind.usesZooKeeper())
                 add("bytes sent to ZooKeeper by the join with " + LARGE_CACHES + " caches", kind, r[1]);
         }
+    }
+
+    private static long processCpuMs() {
+        return ((com.sun.management.OperatingSystemMXBean)java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+            .getProcessCpuTime() / 1_000_000;
     }
 
     private void zkBytes(String metric, SpiKind kind, long before, int port, int per) {
