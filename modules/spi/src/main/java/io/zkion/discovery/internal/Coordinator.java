@@ -109,6 +109,11 @@ final class Coordinator implements AutoCloseable {
     /** Set for the commit that closes the gate. */
     private boolean closingGate;
 
+    private final Map<String, Decoded> aliveInfos = new HashMap<>();
+
+    /** Node ids by alive path, parsed once. */
+    private final Map<String, UUID> aliveIds = new HashMap<>();
+
     /** Joins refused; their alive nodes stay until the joiner reads the answer and leaves. */
     private final Set<UUID> rejected = new HashSet<>();
 
@@ -215,22 +220,52 @@ final class Coordinator implements AutoCloseable {
             .filter(d -> !d.getPath().equals(paths.alive))
             .sorted(Comparator.comparingLong(d -> d.getStat().getCzxid()))
             .forEach(d -> {
-                UUID id = ZkPaths.nodeId(d.getPath().substring(paths.alive.length() + 1));
+                UUID id = aliveIds.computeIfAbsent(d.getPath(), p -> ZkPaths.nodeId(p.substring(paths.alive.length() + 1)));
 
                 if (id != null)
                     m.put(id, d);
             });
 
+        if (aliveIds.size() > 2 * m.size() + 16)
+            aliveIds.keySet().removeIf(p -> alive.get(p).isEmpty());
+
         return m;
     }
 
+    /** @return What an alive node says, decoded once per version of its data: every step reads every node's ack. */
     private AliveInfo info(ChildData d) {
+        long mzxid = d.getStat() == null ? -1 : d.getStat().getMzxid();
+        Decoded cached = aliveInfos.get(d.getPath());
+
+        if (cached != null && cached.mzxid == mzxid && mzxid != -1)
+            return cached.info;
+
+        AliveInfo a;
+
         try {
-            return codec.decodeAlive(d.getData(), d.getPath());
+            a = codec.decodeAlive(d.getData(), d.getPath());
         }
         catch (CodecException e) {
             log.warning("Ignoring unreadable alive node: " + e.getMessage());
-            return null;
+            a = null;
+        }
+
+        if (aliveInfos.size() > 4 * Math.max(16, member.topology().size()))
+            aliveInfos.clear(); // Entries of nodes long gone; rebuilt at the next reads.
+
+        aliveInfos.put(d.getPath(), new Decoded(mzxid, a));
+
+        return a;
+    }
+
+    /** An alive node's data as decoded, with the version it was decoded from. */
+    private static final class Decoded {
+        final long mzxid;
+        final AliveInfo info;
+
+        Decoded(long mzxid, AliveInfo info) {
+            this.mzxid = mzxid;
+            this.info = info;
         }
     }
 

@@ -75,7 +75,7 @@ public final class ZkPaths {
 
     /** @return The sequence number ZooKeeper appended to a sequential node's name. */
     public static long sequence(String name) {
-        return Long.parseLong(name.substring(name.length() - 10));
+        return Long.parseLong(name, name.length() - 10, name.length(), 10);
     }
 
     /** @return The node id that names a child of alive/, join/, joined/ or left/, or null if it is none. */

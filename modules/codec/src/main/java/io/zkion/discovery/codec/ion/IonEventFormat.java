@@ -32,13 +32,22 @@ public final class IonEventFormat implements EventFormat {
 
     /** Reads a payload written by {@link #wrap}: checks the envelope, inflates, then runs {@code body}. */
     public <T> T unwrap(byte[] payload, String what, IonRead<T> body) {
-        return read(inflate(payload, what), what, body);
+        IonEnvelope.check(payload, VERSION, what);
+
+        try {
+            // The Ion is read where it was inflated: ion-java copies out what the body keeps.
+            return zip.inflateAndRead(payload, IonEnvelope.LENGTH, what, (buf, len) -> read(buf, len, what, body));
+        }
+        catch (CodecException e) {
+            throw e;
+        }
+        catch (Exception e) {
+            throw new CorruptPayloadException("Failed to read " + what + ": " + e, e);
+        }
     }
 
     @Override public EventBatch decode(byte[] data, String what) {
-        byte[] ion = inflate(data, what);
-
-        return read(ion, what, r -> IonEventCodec.readBatch(r, what));
+        return unwrap(data, what, r -> IonEventCodec.readBatch(r, what));
     }
 
     /** Checks the envelope and returns the Ion bytes inside, for readers that copy from them. */
@@ -67,7 +76,11 @@ public final class IonEventFormat implements EventFormat {
 
     /** Runs {@code body} over the Ion bytes, turning ion-java's errors on bad input into ours. */
     public static <T> T read(byte[] ion, String what, IonRead<T> body) {
-        try (IonReader r = IonSchema.reader(ion)) {
+        return read(ion, ion.length, what, body);
+    }
+
+    private static <T> T read(byte[] ion, int len, String what, IonRead<T> body) {
+        try (IonReader r = IonSchema.reader(ion, len)) {
             return body.read(r);
         }
         catch (CodecException e) {

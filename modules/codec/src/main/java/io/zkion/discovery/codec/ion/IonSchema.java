@@ -120,6 +120,11 @@ public final class IonSchema {
         return READERS.build(data);
     }
 
+    /** A reader over the first {@code len} bytes of {@code data}. */
+    public static IonReader reader(byte[] data, int len) {
+        return READERS.build(data, 0, len);
+    }
+
     /** A reader over Ion text or binary, for parsing text dumps. */
     public static IonReader reader(String text) {
         return READERS.build(text);

@@ -39,6 +39,11 @@ final class ByteSink extends OutputStream {
         return count;
     }
 
+    /** @return The array written into; its first {@link #size()} bytes are the content. */
+    byte[] array() {
+        return buf;
+    }
+
     int capacity() {
         return buf.length;
     }
@@ -49,5 +54,10 @@ final class ByteSink extends OutputStream {
 
     void reset() {
         count = 0;
+    }
+
+    /** @return A stream over what was written, without copying it; valid until the next write or reset. */
+    java.io.InputStream asInputStream() {
+        return new java.io.ByteArrayInputStream(buf, 0, count);
     }
 }

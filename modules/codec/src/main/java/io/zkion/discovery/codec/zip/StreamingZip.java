@@ -34,6 +34,9 @@ public final class StreamingZip {
 
     private static final byte[] NO_PREFIX = new byte[0];
 
+    /** Payloads that inflate to at most this are inflated once, into per-thread memory, and read from there. */
+    private static final int SMALL_INFLATED = 64 * 1024;
+
     private final long maxInflatedBytes;
 
     /** Where deflaters come from; tests substitute one that records {@link Deflater#end()}. */
@@ -135,6 +138,28 @@ public final class StreamingZip {
 
     /** Like {@link #unzip(byte[], String, PayloadReader)}, for a zlib stream that starts at {@code off}. */
     public <T> T unzip(byte[] zipped, int off, String what, PayloadReader<T> reader) {
+        ZipScratch scratch = ZipScratch.claim();
+
+        try {
+            // Most payloads are small: inflated once into this thread's scratch, checked, and read from memory.
+            if (inflate(zipped, off, what, scratch, SMALL_INFLATED) >= 0) {
+                try {
+                    return reader.readFrom(scratch.out().asInputStream());
+                }
+                catch (CodecException e) {
+                    throw e;
+                }
+                catch (Exception e) {
+                    throw new CorruptPayloadException("Failed to decode " + what + " (" + zipped.length
+                        + " bytes, " + scratch.out().size() + " inflated): " + e.getMessage(), e);
+                }
+            }
+        }
+        finally {
+            scratch.release();
+        }
+
+        // A large one is verified whole first, then streamed to the reader: never held inflated in full.
         long inflatedSize = verify(zipped, off, what);
         Inflater inflater = new Inflater();
         InputStream raw = new ByteArrayInputStream(zipped, off, zipped.length - off);
@@ -166,7 +191,14 @@ public final class StreamingZip {
 
     /** Like {@link #verify(byte[], String)}, for a zlib stream that starts at {@code off}. */
     public long verify(byte[] zipped, int off, String what) {
-        return inflate(zipped, off, what, null);
+        ZipScratch scratch = ZipScratch.claim();
+
+        try {
+            return inflate(zipped, off, what, scratch, 0);
+        }
+        finally {
+            scratch.release();
+        }
     }
 
     /**
@@ -174,19 +206,52 @@ public final class StreamingZip {
      * readers need the bytes in an array (ion-java copies values only out of arrays).
      */
     public byte[] inflate(byte[] zipped, int off, String what) {
-        ByteSink sink = new ByteSink(Math.max(64, Math.min(4 * (zipped.length - off), 1 << 20)));
+        ZipScratch scratch = ZipScratch.claim();
 
-        inflate(zipped, off, what, sink);
+        try {
+            inflate(zipped, off, what, scratch, Long.MAX_VALUE);
 
-        return sink.toByteArray();
+            return scratch.out().toByteArray();
+        }
+        finally {
+            scratch.release();
+        }
     }
 
-    private long inflate(byte[] zipped, int off, String what, ByteSink into) {
+    /** Reads inflated bytes out of an array, while the array is lent. */
+    @FunctionalInterface
+    public interface ArrayReader<T> {
+        T read(byte[] buf, int len) throws Exception;
+    }
+
+    /**
+     * Like {@link #inflate(byte[], int, String)}, lending the inflated bytes to {@code reader} in this thread's
+     * working memory instead of copying them out: for readers that copy what they keep (ion-java does).
+     */
+    public <T> T inflateAndRead(byte[] zipped, int off, String what, ArrayReader<T> reader) throws Exception {
+        ZipScratch scratch = ZipScratch.claim();
+
+        try {
+            inflate(zipped, off, what, scratch, Long.MAX_VALUE);
+
+            return reader.read(scratch.out().array(), scratch.out().size());
+        }
+        finally {
+            scratch.release();
+        }
+    }
+
+    /**
+     * Inflates and checks a whole zlib stream, keeping up to {@code keep} inflated bytes in the scratch's output.
+     *
+     * @return The inflated size, or -1 if it passed {@code keep} (then nothing is kept and the rest is not read).
+     */
+    private long inflate(byte[] zipped, int off, String what, ZipScratch scratch, long keep) {
         if (zipped == null || zipped.length <= off)
             throw new CorruptPayloadException(what + " is empty: expected a zlib stream");
 
         Inflater inflater = new Inflater();
-        ZipScratch scratch = ZipScratch.claim();
+        ByteSink into = keep > 0 ? scratch.out() : null;
 
         try {
             inflater.setInput(zipped, off, zipped.length - off);
@@ -201,6 +266,11 @@ public final class StreamingZip {
 
                 if (total > maxInflatedBytes)
                     throw new PayloadTooLargeException(what, maxInflatedBytes);
+
+                if (into != null && total > keep) {
+                    into.reset();
+                    return -1;
+                }
 
                 if (into != null)
                     into.write(chunk, 0, n);
@@ -224,7 +294,6 @@ public final class StreamingZip {
         }
         finally {
             inflater.end();
-            scratch.release();
         }
     }
 
