@@ -69,9 +69,11 @@ final class Scenarios {
         customRoundTrip(nodes, 50); // Warm up.
 
         Map<Long, Long> before = allocatedBy(crd.name());
+        long lsnr0 = SpiKind.listenerBytes(crd.configuration().getDiscoverySpi());
 
         customRoundTrip(nodes, events);
 
+        long lsnr = SpiKind.listenerBytes(crd.configuration().getDiscoverySpi()) - lsnr0;
         Map<Long, Long> after = allocatedBy(crd.name());
         Map<Long, String> names = threadNames();
         long all = 0;
@@ -86,7 +88,7 @@ final class Scenarios {
                 spi += d;
         }
 
-        return new double[] {all / (double)events, spi / (double)events};
+        return new double[] {all / (double)events, spi / (double)events, (spi - lsnr) / (double)events};
     }
 
     /**

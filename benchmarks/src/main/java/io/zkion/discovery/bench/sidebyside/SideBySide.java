@@ -109,6 +109,8 @@ public final class SideBySide {
 
             add("allocation per no-op custom event, coordinator's threads (bytes)", kind, crdAlloc[0]);
             add("allocation per no-op custom event, coordinator's discovery-SPI threads only (bytes)", kind, crdAlloc[1]);
+            add("allocation per no-op custom event, coordinator's SPI threads less Ignite's listener run on them (bytes)",
+                kind, crdAlloc[2]);
             add("allocation per no-op custom event, all nodes (bytes)", kind, Scenarios.allocationPerEvent(nodes, ALLOC_EVENTS));
 
             Scenarios.CacheCreates cc = Scenarios.cacheCreates(nodes.get(nodes.size() - 1), crd, CACHE_CREATES, port);

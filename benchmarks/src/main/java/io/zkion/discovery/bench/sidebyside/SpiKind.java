@@ -3,6 +3,7 @@ package io.zkion.discovery.bench.sidebyside;
 import java.util.Collections;
 import io.zkion.discovery.ZkIonDiscoverySpi;
 import org.apache.ignite.spi.discovery.DiscoverySpi;
+import org.apache.ignite.spi.discovery.DiscoverySpiListener;
 import org.apache.ignite.spi.discovery.tcp.TcpDiscoverySpi;
 import org.apache.ignite.spi.discovery.tcp.ipfinder.vm.TcpDiscoveryVmIpFinder;
 import org.apache.ignite.spi.discovery.zk.ZookeeperDiscoverySpi;
@@ -11,12 +12,12 @@ import org.apache.ignite.spi.discovery.zk.ZookeeperDiscoverySpi;
 enum SpiKind {
     ZKION {
         @Override DiscoverySpi create(String zk, String root, int timeout) {
-            return new ZkIonDiscoverySpi().setZkConnectionString(zk).setZkRootPath(root).setSessionTimeout(timeout);
+            return new MeteredZkIon().setZkConnectionString(zk).setZkRootPath(root).setSessionTimeout(timeout);
         }
     },
     STOCK_ZK {
         @Override DiscoverySpi create(String zk, String root, int timeout) {
-            ZookeeperDiscoverySpi spi = new ZookeeperDiscoverySpi();
+            ZookeeperDiscoverySpi spi = new MeteredStock();
 
             spi.setZkConnectionString(zk);
             spi.setZkRootPath(root);
@@ -31,14 +32,56 @@ enum SpiKind {
 
             finder.setAddresses(Collections.singletonList("127.0.0.1:47500..47520"));
 
-            return new TcpDiscoverySpi().setIpFinder(finder).setLocalAddress("127.0.0.1").setLocalPort(47500)
+            return new MeteredTcp().setIpFinder(finder).setLocalAddress("127.0.0.1").setLocalPort(47500)
                 .setLocalPortRange(20);
         }
     };
 
     abstract DiscoverySpi create(String zk, String root, int timeout);
 
+    /** @return What Ignite's listener allocated inline on the SPI's threads of this node so far. */
+    static long listenerBytes(DiscoverySpi spi) {
+        return ((ListenerMeter.Metered)spi).meter().bytes();
+    }
+
     boolean usesZooKeeper() {
         return this != TCP;
+    }
+
+    /** The SPIs compared, each with its listener metered; nothing else differs. */
+    static final class MeteredZkIon extends ZkIonDiscoverySpi implements ListenerMeter.Metered {
+        private final ListenerMeter meter = new ListenerMeter();
+
+        @Override public void setListener(DiscoverySpiListener lsnr) {
+            super.setListener(meter.wrap(lsnr));
+        }
+
+        @Override public ListenerMeter meter() {
+            return meter;
+        }
+    }
+
+    static final class MeteredStock extends ZookeeperDiscoverySpi implements ListenerMeter.Metered {
+        private final ListenerMeter meter = new ListenerMeter();
+
+        @Override public void setListener(DiscoverySpiListener lsnr) {
+            super.setListener(meter.wrap(lsnr));
+        }
+
+        @Override public ListenerMeter meter() {
+            return meter;
+        }
+    }
+
+    static final class MeteredTcp extends TcpDiscoverySpi implements ListenerMeter.Metered {
+        private final ListenerMeter meter = new ListenerMeter();
+
+        @Override public void setListener(DiscoverySpiListener lsnr) {
+            super.setListener(meter.wrap(lsnr));
+        }
+
+        @Override public ListenerMeter meter() {
+            return meter;
+        }
     }
 }
