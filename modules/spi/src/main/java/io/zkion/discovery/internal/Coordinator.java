@@ -345,17 +345,28 @@ final class Coordinator implements AutoCloseable {
         closeGate();
         holdGate = true;
 
+        // Each join is committed, and its joiner can go on, before this node hands the previous ones to Ignite:
+        // Ignite's handling of a join here takes longer than a commit. They are applied in log order after the pass
+        // (the gate keeps members' messages out of the way meanwhile), on every path: once committed, they are facts.
+        List<Committed> committed = new ArrayList<>();
+
         try {
             int left = requests.size();
 
             for (Map.Entry<UUID, ZkStore.Payload> r : requests.entrySet()) {
                 holdGate = --left > 0;
 
-                join(r.getKey(), r.getValue(), aliveNow);
+                Committed c = join(r.getKey(), r.getValue(), aliveNow, committed);
+
+                if (c != null)
+                    committed.add(c);
             }
         }
         finally {
             holdGate = false;
+
+            for (Committed c : committed)
+                apply(c);
         }
 
         if (gateClosed)
@@ -384,7 +395,14 @@ final class Coordinator implements AutoCloseable {
         member.catchUp();
     }
 
-    private void join(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow) throws Exception {
+    /**
+     * Validates one join and commits it, or refuses it.
+     *
+     * @param earlier Joins of this pass committed but not applied yet: their nodes are in the joiner's snapshot.
+     * @return The committed join, to apply; null if refused or the joiner left.
+     */
+    private Committed join(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow, List<Committed> earlier)
+        throws Exception {
         String what = paths.join(id);
         JoinRequest req;
         ZkIonClusterNode node;
@@ -397,7 +415,7 @@ final class Coordinator implements AutoCloseable {
         }
         catch (RuntimeException ex) {
             reject(id, p, "The coordinator could not read the join request: " + ex.getMessage());
-            return;
+            return null;
         }
 
         String format = currentFormat(aliveNow);
@@ -406,7 +424,7 @@ final class Coordinator implements AutoCloseable {
 
         if (err != null) {
             reject(id, p, err);
-            return;
+            return null;
         }
 
         long topVer = state.topVer + 1;
@@ -431,6 +449,9 @@ final class Coordinator implements AutoCloseable {
 
         List<byte[]> records = new ArrayList<>(member.topology().records());
 
+        for (Committed c : earlier)
+            records.add(c.joinedRecord);
+
         records.add(record);
 
         ClusterState next = next(topVer, format);
@@ -452,10 +473,12 @@ final class Coordinator implements AutoCloseable {
         pre.put(evtId, new Predecoded(null, false, true));
 
         try {
-            append(Collections.singletonList(evt), ops, next, pre, answer);
+            return commit(Collections.singletonList(evt), ops, next, pre, answer).withRecord(record);
         }
         catch (KeeperException.NoNodeException gone) {
             log.info("Joining node left before its join completed [node=" + id + ']');
+
+            return null;
         }
     }
 
@@ -744,6 +767,12 @@ final class Coordinator implements AutoCloseable {
 
     private void append(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
         Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
+        apply(commit(events, extra, next, pre, alsoPrepared));
+    }
+
+    /** Commits a log entry of {@code events} with {@code extra}; this node applies it with {@link #apply}. */
+    private Committed commit(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
+        Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
         FormatId fmt = FormatId.ofWireName(next.format);
         EventBatch batch = new EventBatch(next.clusterId, next.topVer, events.size() - 1, events);
         byte[] bytes = formats.get(fmt).encode(batch);
@@ -763,11 +792,38 @@ final class Coordinator implements AutoCloseable {
         metrics.onWritten(bytes.length);
         metrics.onLogEntryWritten();
 
-        long seq = ZkPaths.sequence(created);
+        return new Committed(ZkPaths.sequence(created), created, entry.manifest, batch, pre, null);
+    }
 
-        // Members may have appended custom messages just before this entry: those come first, in log order.
-        member.catchUpBefore(seq);
-        member.applyOwn(seq, created, entry.manifest, batch, pre);
+    /** Applies an entry this node committed; members may have appended custom messages before it: those first. */
+    private void apply(Committed c) throws Exception {
+        member.catchUpBefore(c.seq);
+        member.applyOwn(c.seq, c.path, c.manifest, c.batch, c.pre);
+    }
+
+    /** A log entry this node committed and has yet to apply. */
+    private static final class Committed {
+        final long seq;
+        final String path;
+        final byte[] manifest;
+        final EventBatch batch;
+        final Map<Long, Predecoded> pre;
+
+        /** For a join: the joined node's record, for the snapshots of later joins of the same pass. */
+        final byte[] joinedRecord;
+
+        Committed(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> pre, byte[] joinedRecord) {
+            this.seq = seq;
+            this.path = path;
+            this.manifest = manifest;
+            this.batch = batch;
+            this.pre = pre;
+            this.joinedRecord = joinedRecord;
+        }
+
+        Committed withRecord(byte[] record) {
+            return new Committed(seq, path, manifest, batch, pre, record);
+        }
     }
 
     /** @return The state after a commit: its event id is the last this node applied then, for the record. */
