@@ -301,15 +301,17 @@ final class Coordinator implements AutoCloseable {
 
             if (left)
                 ops.add(store.deleteOp(paths.left(n.id())));
-
-            byte[] joinedRaw = store.rawData(paths.joined(n.id()));
-
-            if (joinedRaw != null)
-                ops.addAll(store.deleteOps(paths.joined(n.id()), joinedRaw));
         }
 
-        if (!events.isEmpty())
-            append(events, ops, next(topVer, currentFormat(aliveNow)), new HashMap<>());
+        if (events.isEmpty())
+            return;
+
+        append(events, ops, next(topVer, currentFormat(aliveNow)), new HashMap<>());
+
+        // An answer the joiner never read and removed, if it died right after its join: after the commit, off the
+        // path of the departure itself.
+        for (DiscoveryEvent e : events)
+            store.deleteQuietly(paths.joined(e.nodeId()));
     }
 
     // ---- New alive nodes with a join request become NODE_JOINED, or are refused.

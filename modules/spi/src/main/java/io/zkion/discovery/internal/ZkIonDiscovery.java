@@ -283,17 +283,16 @@ public final class ZkIonDiscovery {
 
         state = State.STOPPED;
 
+        // Not alone: the marker goes first, from this thread, without queueing behind the discovery thread's
+        // work; the coordinator logs NODE_LEFT as soon as it sees it.
+        boolean marked = prev == State.JOINED && member.topology().size() > 1 && markLeaving();
+
         Future0 f = submit(() -> {
-            if (prev == State.JOINED) {
-                try {
-                    if (crd != null && crd.aliveIds().size() <= 1 && member.topology().size() <= 1)
-                        removeCluster();
-                    else
-                        store.client().create().forPath(paths.left(local.id()));
-                }
-                catch (Exception e) {
-                    log.warning("Failed to mark this node as leaving; the others will see it fail: " + e);
-                }
+            if (prev == State.JOINED && !marked) {
+                if (crd != null && crd.aliveIds().size() <= 1 && member.topology().size() <= 1)
+                    removeCluster();
+                else
+                    markLeaving();
             }
 
             resign();
@@ -302,6 +301,19 @@ public final class ZkIonDiscovery {
 
         f.await(5_000);
         worker.shutdownNow();
+    }
+
+    private boolean markLeaving() {
+        try {
+            store.client().create().forPath(paths.left(local.id()));
+
+            return true;
+        }
+        catch (Exception e) {
+            log.warning("Failed to mark this node as leaving; the others will see it fail: " + e);
+
+            return false;
+        }
     }
 
     /** The last node out takes the cluster's persistent nodes with it. */
