@@ -75,7 +75,16 @@ public final class SideBySide {
 
                 for (SpiKind kind : order) {
                     log("round " + (r + 1) + "/" + rounds + ": " + kind);
-                    run.round(kind, zk, "/bench-" + kind + "-" + r);
+                    try {
+                        run.round(kind, zk, "/bench-" + kind + "-" + r);
+                        run.add("rounds that failed (count)", kind, 0);
+                    }
+                    catch (Exception e) {
+                        // One SPI's bad round must not cost the whole run; it is counted and shown in the table.
+                        log("round " + (r + 1) + " of " + kind + " failed: " + e);
+                        e.printStackTrace(System.out);
+                        run.add("rounds that failed (count)", kind, 1);
+                    }
                 }
             }
         }
