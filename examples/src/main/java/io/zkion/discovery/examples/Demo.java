@@ -35,7 +35,8 @@ public final class Demo {
 
         List<Ignite> nodes = new ArrayList<>();
 
-        try (EmbeddedZooKeeper zk = new EmbeddedZooKeeper()) {
+        // Resources close in reverse: the nodes stop while ZooKeeper is still up, then ZooKeeper stops.
+        try (EmbeddedZooKeeper zk = new EmbeddedZooKeeper(); AutoCloseable stopNodes = () -> stopAll(nodes)) {
             say("ZooKeeper (embedded) is up at " + zk.connectString());
 
             Ignite first = Ignition.start(config("server-1", false, zk.connectString()));
@@ -89,12 +90,13 @@ public final class Demo {
                 + spi.discoveryMetrics().bytesWritten() + " bytes of payload to ZooKeeper, and trimmed "
                 + spi.discoveryMetrics().entriesTrimmed() + " entries every node had acknowledged");
         }
-        finally {
-            for (int i = nodes.size() - 1; i >= 0; i--)
-                Ignition.stop(nodes.get(i).name(), true);
-        }
 
         say("all nodes stopped; demo done");
+    }
+
+    private static void stopAll(List<Ignite> nodes) {
+        for (int i = nodes.size() - 1; i >= 0; i--)
+            Ignition.stop(nodes.get(i).name(), true);
     }
 
     static IgniteConfiguration config(String name, boolean client, String zk) {

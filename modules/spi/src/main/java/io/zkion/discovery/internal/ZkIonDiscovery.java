@@ -60,6 +60,9 @@ public final class ZkIonDiscovery {
 
     private static final int ACK_EVERY = 32;
 
+    /** How long a stopping node waits for ZooKeeper to take its left/ marker. */
+    private static final long LEAVE_MARK_WAIT_MS = 3_000;
+
     private final ZkStore store;
     private final ZkPaths paths;
     private final ControlCodec codec;
@@ -285,10 +288,13 @@ public final class ZkIonDiscovery {
 
         // Not alone: the marker goes first, from this thread, without queueing behind the discovery thread's
         // work; the coordinator logs NODE_LEFT as soon as it sees it.
-        boolean marked = prev == State.JOINED && member.topology().size() > 1 && markLeaving();
+        boolean withOthers = prev == State.JOINED && member.topology().size() > 1;
+
+        if (withOthers)
+            markLeaving();
 
         Future0 f = submit(() -> {
-            if (prev == State.JOINED && !marked) {
+            if (prev == State.JOINED && !withOthers) {
                 if (crd != null && crd.aliveIds().size() <= 1 && member.topology().size() <= 1)
                     removeCluster();
                 else
@@ -303,17 +309,30 @@ public final class ZkIonDiscovery {
         worker.shutdownNow();
     }
 
+    /** Writes this node's left/ marker, waiting a bounded time: a stop must not hang on an unreachable ZooKeeper. */
     private boolean markLeaving() {
-        try {
-            store.client().create().forPath(paths.left(local.id()));
+        java.util.concurrent.CompletableFuture<Integer> rc = new java.util.concurrent.CompletableFuture<>();
 
-            return true;
+        try {
+            store.client().create().inBackground((c, e) -> rc.complete(e.getResultCode())).forPath(paths.left(local.id()));
+
+            int code = rc.get(LEAVE_MARK_WAIT_MS, TimeUnit.MILLISECONDS);
+
+            if (code == org.apache.zookeeper.KeeperException.Code.OK.intValue()
+                || code == org.apache.zookeeper.KeeperException.Code.NODEEXISTS.intValue())
+                return true;
+
+            log.warning("Failed to mark this node as leaving (ZooKeeper result " + code + "); the others will see it fail");
+        }
+        catch (TimeoutException e) {
+            log.warning("ZooKeeper did not take this node's leaving mark within " + LEAVE_MARK_WAIT_MS
+                + " ms; the others will see it fail");
         }
         catch (Exception e) {
             log.warning("Failed to mark this node as leaving; the others will see it fail: " + e);
-
-            return false;
         }
+
+        return false;
     }
 
     /** The last node out takes the cluster's persistent nodes with it. */
