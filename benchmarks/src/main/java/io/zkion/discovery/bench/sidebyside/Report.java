@@ -136,7 +136,7 @@ final class Report {
             List<Double> stock = m.getValue().get(SpiKind.STOCK_ZK);
 
             boolean roundTrip = m.getKey().contains("round trip");
-            String ratio = ours == null || stock == null ? "n/a"
+            String ratio = ours == null || stock == null || percentile(stock, 50) == 0 ? "n/a"
                 : String.format(Locale.ROOT, "%.2fx", percentile(ours, 50) / percentile(stock, 50))
                 + (roundTrip ? String.format(Locale.ROOT, " (p90 %.2fx)", percentile(ours, 90) / percentile(stock, 90)) : "");
             Double target = TARGETS.get(m.getKey());
