@@ -71,6 +71,9 @@ final class Coordinator implements AutoCloseable {
     /** Ack events in one entry at most: an entry holds fewer than {@link Member#IDS_PER_ENTRY} events. */
     private static final int MAX_ACKS = 512;
 
+    /** Departures in one entry at most, for the same reason. */
+    private static final int MAX_DEPARTURES = 256;
+
     private final ZkStore store;
     private final ZkPaths paths;
     private final ControlCodec codec;
@@ -83,6 +86,9 @@ final class Coordinator implements AutoCloseable {
     private final TopologySnapshotCodec snapshots;
     private final Notifier notifier;
     private final IgniteLogger log;
+
+    /** Schedules another step. */
+    private final Runnable trigger;
 
     private final CuratorCache alive;
     private final PersistentWatcher customWatch;
@@ -120,6 +126,7 @@ final class Coordinator implements AutoCloseable {
     Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
         Notifier notifier, Runnable trigger) throws Exception {
+        this.trigger = trigger;
         this.store = store;
         this.paths = store.paths();
         this.codec = codec;
@@ -296,6 +303,12 @@ final class Coordinator implements AutoCloseable {
 
             if (n == local || (!left && aliveNow.containsKey(n.id())))
                 continue;
+
+            // An entry holds fewer than IDS_PER_ENTRY events, and one multi has a size bound: the rest go next step.
+            if (events.size() >= MAX_DEPARTURES) {
+                trigger.run();
+                break;
+            }
 
             events.add(left ? DiscoveryEvent.left(++evtId, ++topVer, n.id()) : DiscoveryEvent.failed(++evtId, ++topVer, n.id()));
 
