@@ -222,6 +222,7 @@ final class Coordinator implements AutoCloseable {
 
     private Map<UUID, ChildData> aliveNodes() {
         Map<UUID, ChildData> m = new LinkedHashMap<>();
+        Set<String> present = new HashSet<>();
 
         alive.stream()
             .filter(d -> !d.getPath().equals(paths.alive))
@@ -229,12 +230,17 @@ final class Coordinator implements AutoCloseable {
             .forEach(d -> {
                 UUID id = aliveIds.computeIfAbsent(d.getPath(), p -> ZkPaths.nodeId(p.substring(paths.alive.length() + 1)));
 
+                present.add(d.getPath());
+
                 if (id != null)
                     m.put(id, d);
             });
 
-        if (aliveIds.size() > 2 * m.size() + 16)
-            aliveIds.keySet().removeIf(p -> alive.get(p).isEmpty());
+        // What was parsed or decoded of nodes gone since is dropped, in one place for both caches.
+        if (aliveIds.size() > present.size() || aliveInfos.size() > present.size()) {
+            aliveIds.keySet().retainAll(present);
+            aliveInfos.keySet().retainAll(present);
+        }
 
         return m;
     }
@@ -256,9 +262,6 @@ final class Coordinator implements AutoCloseable {
             log.warning("Ignoring unreadable alive node: " + e.getMessage());
             a = null;
         }
-
-        if (aliveInfos.size() > 4 * Math.max(16, member.topology().size()))
-            aliveInfos.clear(); // Entries of nodes long gone; rebuilt at the next reads.
 
         aliveInfos.put(d.getPath(), new Decoded(mzxid, a));
 

@@ -208,13 +208,18 @@ final class Member {
     void onDeleted(List<String> deleted) {
         for (String name : deleted) {
             long seq = ZkPaths.sequence(name);
-            LogEntry e = entries.remove(seq);
 
+            forget(seq);
             ownUnread.remove(seq);
-
-            if (e != null)
-                pendingAcks.headMap(e.lastEventId, true).clear();
         }
+    }
+
+    /** Forgets a trimmed entry, and the messages of it that awaited their acks. */
+    private void forget(long seq) {
+        LogEntry e = entries.remove(seq);
+
+        if (e != null)
+            pendingAcks.headMap(e.lastEventId, true).clear();
     }
 
     /** Reads and applies one entry unless this node has it already. */
@@ -268,13 +273,9 @@ final class Member {
     }
 
     private void forgetTrimmed(Map<Long, Boolean> present) {
-        for (java.util.Iterator<LogEntry> it = entries.values().iterator(); it.hasNext(); ) {
-            LogEntry e = it.next();
-
-            if (!present.containsKey(e.seq)) {
-                it.remove();
-                pendingAcks.headMap(e.lastEventId, true).clear();
-            }
+        for (Long seq : new ArrayList<>(entries.keySet())) {
+            if (!present.containsKey(seq))
+                forget(seq);
         }
     }
 
@@ -305,10 +306,8 @@ final class Member {
 
     /** Forgets entries the coordinator (this node) just trimmed. */
     void onTrimmed(List<LogEntry> trimmed) {
-        for (LogEntry e : trimmed) {
-            entries.remove(e.seq);
-            pendingAcks.headMap(e.lastEventId, true).clear();
-        }
+        for (LogEntry e : trimmed)
+            forget(e.seq);
     }
 
     /** Applies an entry this node just wrote as coordinator (or as the node that founded the cluster). */
