@@ -72,8 +72,11 @@ public final class EventFormats {
             if (version == 1)
                 return FormatId.ION_1;
 
+            if (version == 2)
+                return FormatId.ION_2;
+
             throw new UnsupportedFormatException(what + " is in ZkIon Ion format version " + version
-                + ", which this node does not know (it reads up to version 1): upgrade this node");
+                + ", which this node does not know (it reads up to version 2): upgrade this node");
         }
 
         if ((data[0] & 0xFF) == ZLIB_CMF)

@@ -9,7 +9,13 @@ public enum FormatId {
     JDK_ZLIB("jdk-zlib", 0),
 
     /** Ion binary, version 1 of our schema, in a zlib stream behind a 4-byte header. */
-    ION_1("ion-1", 1);
+    ION_1("ion-1", 1),
+
+    /**
+     * Ion as version 1, but a node's marshalled self and joining data are written once, by the joiner, to its
+     * data znode: join events and topology snapshots name that znode instead of carrying a copy.
+     */
+    ION_2("ion-2", 2);
 
     private final String name;
     private final int preference;

@@ -10,20 +10,33 @@ import io.zkion.discovery.codec.event.EventFormat;
 import io.zkion.discovery.codec.event.FormatId;
 import io.zkion.discovery.codec.zip.StreamingZip;
 
-/** {@link FormatId#ION_1}: an {@link IonEnvelope} header, then Ion binary in a zlib stream. */
+/**
+ * {@link FormatId#ION_1} or {@link FormatId#ION_2}: an {@link IonEnvelope} header, then Ion binary in a zlib
+ * stream. The two differ only in what a join event may leave out; the header tells them apart.
+ */
 public final class IonEventFormat implements EventFormat {
-    static final int VERSION = 1;
-
-    private static final byte[] HEADER = IonEnvelope.header(VERSION);
-
     private final StreamingZip zip;
+    private final FormatId id;
+    private final int version;
+    private final byte[] header;
 
+    /** Version 1: what control records are always written in. */
     public IonEventFormat(StreamingZip zip) {
+        this(zip, FormatId.ION_1);
+    }
+
+    public IonEventFormat(StreamingZip zip, FormatId id) {
+        if (id != FormatId.ION_1 && id != FormatId.ION_2)
+            throw new IllegalArgumentException("Not an Ion format: " + id);
+
         this.zip = zip;
+        this.id = id;
+        this.version = id == FormatId.ION_1 ? 1 : 2;
+        this.header = IonEnvelope.header(version);
     }
 
     @Override public FormatId id() {
-        return FormatId.ION_1;
+        return id;
     }
 
     @Override public byte[] encode(EventBatch batch) {
@@ -32,7 +45,7 @@ public final class IonEventFormat implements EventFormat {
 
     /** Reads a payload written by {@link #wrap}: checks the envelope, inflates, then runs {@code body}. */
     public <T> T unwrap(byte[] payload, String what, IonRead<T> body) {
-        IonEnvelope.check(payload, VERSION, what);
+        IonEnvelope.check(payload, version, what);
 
         try {
             // The Ion is read where it was inflated: ion-java copies out what the body keeps.
@@ -52,14 +65,14 @@ public final class IonEventFormat implements EventFormat {
 
     /** Checks the envelope and returns the Ion bytes inside, for readers that copy from them. */
     public byte[] inflate(byte[] data, String what) {
-        IonEnvelope.check(data, VERSION, what);
+        IonEnvelope.check(data, version, what);
 
         return zip.inflate(data, IonEnvelope.LENGTH, what);
     }
 
     /** Wraps an Ion body into a payload: {@code body} writes Ion values. */
     public byte[] wrap(PayloadBody body) {
-        return zip.zip(HEADER, out -> ReusableIonWriter.write(out, body::write));
+        return zip.zip(header, out -> ReusableIonWriter.write(out, body::write));
     }
 
     /** Writes Ion values into a payload. */

@@ -11,9 +11,14 @@ import io.zkion.discovery.codec.ion.IonSchema.F;
 /**
  * The data of a node-joined event: the new node's record (its Ion, as encoded once at join) and its joining
  * discovery data, which every member hands to Ignite before the join notification.
+ * <p>
+ * In {@code ion-2} both the record's node bytes and the joining data may be left out: the joiner wrote them
+ * to its data znode, and members read them there.
  */
 public final class JoinedEventData {
     public final byte[] record;
+
+    /** Null when it is in the node's data znode. */
     public final byte[] joinData;
 
     public JoinedEventData(byte[] record, byte[] joinData) {
@@ -23,7 +28,7 @@ public final class JoinedEventData {
 
     /** @return Raw Ion; it travels inside an event, which is enveloped and compressed already. */
     public byte[] encode() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(record.length + joinData.length + 64);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(record.length + (joinData == null ? 0 : joinData.length) + 64);
 
         try {
             ReusableIonWriter.write(out, this::write);
@@ -39,8 +44,12 @@ public final class JoinedEventData {
         w.stepIn(IonType.STRUCT);
         w.setFieldName(F.RECORD);
         w.writeBlob(record);
-        w.setFieldName(F.JOIN_DATA);
-        w.writeBlob(joinData);
+
+        if (joinData != null) {
+            w.setFieldName(F.JOIN_DATA);
+            w.writeBlob(joinData);
+        }
+
         w.stepOut();
     }
 
@@ -63,7 +72,6 @@ public final class JoinedEventData {
         s.leave();
 
         IonStructReader.require(record != null, F.RECORD, what);
-        IonStructReader.require(data != null, F.JOIN_DATA, what);
 
         return new JoinedEventData(record, data);
     }

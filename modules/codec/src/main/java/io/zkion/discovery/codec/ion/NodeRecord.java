@@ -12,6 +12,9 @@ import io.zkion.discovery.codec.ion.IonSchema.F;
 /**
  * What the cluster keeps about one node: id, order, whether it is a client, and the node itself as opaque
  * marshalled bytes. Encoded to Ion once, when the node joins; snapshots copy those bytes.
+ * <p>
+ * In {@code ion-2} the bytes may be left out: the node wrote them to its own data znode when it joined, and
+ * a reader fetches them from there. That keeps a snapshot's size flat in the cluster's size.
  */
 public final class NodeRecord {
     private final UUID id;
@@ -23,7 +26,12 @@ public final class NodeRecord {
         this.id = Objects.requireNonNull(id, "id");
         this.order = order;
         this.client = client;
-        this.data = Objects.requireNonNull(data, "data");
+        this.data = data;
+    }
+
+    /** @return A record whose node bytes are in the node's data znode. */
+    public static NodeRecord byReference(UUID id, long order, boolean client) {
+        return new NodeRecord(id, order, client, null);
     }
 
     public UUID id() {
@@ -38,14 +46,19 @@ public final class NodeRecord {
         return client;
     }
 
-    /** @return The marshalled node; not copied. */
+    /** @return The marshalled node, not copied; null when it is in the node's data znode. */
     public byte[] data() {
         return data;
     }
 
+    /** @return Whether the node's bytes are in its data znode rather than here. */
+    public boolean byReference() {
+        return data == null;
+    }
+
     /** @return This record as a standalone Ion stream of one struct. */
     public byte[] encode() {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(data.length + 96);
+        ByteArrayOutputStream out = new ByteArrayOutputStream((data == null ? 0 : data.length) + 96);
 
         try {
             ReusableIonWriter.write(out, this::write);
@@ -65,8 +78,12 @@ public final class NodeRecord {
         w.writeInt(order);
         w.setFieldName(F.CLIENT);
         w.writeBool(client);
-        w.setFieldName(F.DATA);
-        w.writeBlob(data);
+
+        if (data != null) {
+            w.setFieldName(F.DATA);
+            w.writeBlob(data);
+        }
+
         w.stepOut();
     }
 
@@ -97,7 +114,6 @@ public final class NodeRecord {
         IonStructReader.require(id != null, F.ID, what);
         IonStructReader.require(order >= 0, F.ORDER, what);
         IonStructReader.require(client != null, F.CLIENT, what);
-        IonStructReader.require(data != null, F.DATA, what);
 
         return new NodeRecord(id, order, client, data);
     }
@@ -119,6 +135,7 @@ public final class NodeRecord {
     }
 
     @Override public String toString() {
-        return "NodeRecord[" + id + ", order=" + order + (client ? ", client" : "") + ", " + data.length + "B]";
+        return "NodeRecord[" + id + ", order=" + order + (client ? ", client" : "")
+            + (data == null ? ", in its data znode]" : ", " + data.length + "B]");
     }
 }

@@ -58,4 +58,12 @@ public final class ControlCodec {
     public JoinResult decodeJoinResult(byte[] data, String what) {
         return ion.unwrap(data, what, r -> JoinResult.read(r, what));
     }
+
+    public byte[] encode(NodeData d) {
+        return ion.wrap(d::write);
+    }
+
+    public NodeData decodeNodeData(byte[] data, String what) {
+        return ion.unwrap(data, what, r -> NodeData.read(r, what));
+    }
 }

@@ -9,11 +9,17 @@ import com.amazon.ion.IonWriter;
 import io.zkion.discovery.codec.ion.IonSchema.F;
 import io.zkion.discovery.codec.ion.IonStructReader;
 
-/** What a joining node asks with: itself (marshalled), its joining discovery data and the formats it reads. */
+/**
+ * What a joining node asks with: itself (marshalled), its joining discovery data and the formats it reads.
+ * When the cluster writes {@code ion-2}, the node and its data are in the joiner's data znode instead (a
+ * {@link NodeData}), where they stay for members and later joiners to read: they are written once.
+ */
 public final class JoinRequest {
     public final UUID nodeId;
     public final boolean client;
     public final List<String> formats;
+
+    /** Null when in the joiner's data znode, as {@link #joinData}: both are there or both here. */
     public final byte[] node;
     public final byte[] joinData;
 
@@ -30,6 +36,11 @@ public final class JoinRequest {
         this.credentials = credentials;
     }
 
+    /** @return Whether the node and its joining data are in the joiner's data znode. */
+    public boolean byReference() {
+        return node == null;
+    }
+
     void write(IonWriter w) throws IOException {
         w.stepIn(IonType.STRUCT);
         w.setFieldName(F.ID);
@@ -37,10 +48,13 @@ public final class JoinRequest {
         w.setFieldName(F.CLIENT);
         w.writeBool(client);
         IonStructReader.writeStrings(w, F.FORMATS, formats);
-        w.setFieldName(F.NODE);
-        w.writeBlob(node);
-        w.setFieldName(F.JOIN_DATA);
-        w.writeBlob(joinData);
+
+        if (node != null) {
+            w.setFieldName(F.NODE);
+            w.writeBlob(node);
+            w.setFieldName(F.JOIN_DATA);
+            w.writeBlob(joinData);
+        }
 
         if (credentials != null) {
             w.setFieldName(F.DATA);
@@ -76,8 +90,9 @@ public final class JoinRequest {
         IonStructReader.require(id != null, F.ID, what);
         IonStructReader.require(client != null, F.CLIENT, what);
         IonStructReader.require(formats != null, F.FORMATS, what);
-        IonStructReader.require(node != null, F.NODE, what);
-        IonStructReader.require(data != null, F.JOIN_DATA, what);
+        // Both or neither: neither means they are in the joiner's data znode.
+        IonStructReader.require(node != null || data == null, F.NODE, what);
+        IonStructReader.require(data != null || node == null, F.JOIN_DATA, what);
 
         return new JoinRequest(id, client, formats, node, data, creds);
     }

@@ -116,6 +116,51 @@ public class IonEventFormatTest {
         }
     }
 
+    /** ion-2 is ion-1's encoding behind header version 2: detected by it, and refused by a node reading only ion-1. */
+    @Test public void ion2IsTheSameIonBehindVersion2() {
+        IonEventFormat ion2 = new IonEventFormat(StreamingZip.defaults(), FormatId.ION_2);
+        EventBatch b = Events.batch(41, 10, 300);
+        byte[] data = ion2.encode(b);
+
+        assertEquals(2, data[2]);
+        assertEquals(FormatId.ION_2, EventFormats.detect(data, "t"));
+        assertEquals(b, new EventFormats(Arrays.asList(ion2, ion)).decode(data, "t"));
+
+        try {
+            formats.decode(data, "/root/log/e-1");
+            fail();
+        }
+        catch (UnsupportedFormatException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("ion-2"));
+        }
+
+        try {
+            ion.decode(data, "/root/log/e-1");
+            fail();
+        }
+        catch (UnsupportedFormatException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("version 2") && e.getMessage().contains("/root/log/e-1"));
+        }
+    }
+
+    /** A record by reference leaves the node's bytes out; a snapshot of such records stays small. */
+    @Test public void recordsByReferenceRoundTrip() {
+        NodeRecord ref = NodeRecord.byReference(Events.node(5), 9, true);
+        NodeRecord back = NodeRecord.decode(ref.encode(), "r");
+
+        assertTrue(back.byReference());
+        assertEquals(ref, back);
+        assertEquals(9, back.order());
+        assertTrue(back.client());
+
+        NodeRecord full = new NodeRecord(Events.node(6), 10, false, new byte[4000]);
+        TopologySnapshotCodec snaps = new TopologySnapshotCodec(ion, new CopyStats());
+        TopologySnapshotCodec.Snapshot s = snaps.decode(snaps.encode(10, Arrays.asList(ref.encode(), full.encode())), "s");
+
+        assertEquals(Arrays.asList(ref, full), s.nodes);
+        assertTrue(ref.encode().length + 4000 < full.encode().length);
+    }
+
     @Test public void formatUnknownToTheNodeIsRefused() {
         EventFormats ionOnly = new EventFormats(Arrays.asList(ion));
 

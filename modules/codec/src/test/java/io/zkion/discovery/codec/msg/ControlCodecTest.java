@@ -59,6 +59,54 @@ public class ControlCodecTest {
         assertArrayEquals(new byte[] {7}, j.credentials);
     }
 
+    /** In ion-2 a request names the joiner's data znode: both the node and its data are left out, never one. */
+    @Test public void joinRequestByReferenceRoundTrips() {
+        JoinRequest j = codec.decodeJoinRequest(codec.encode(new JoinRequest(Events.node(3), true,
+            Arrays.asList("ion-2", "ion-1"), null, null, null)), "j");
+
+        assertTrue(j.byReference());
+        assertEquals(null, j.joinData);
+        assertTrue(j.client);
+
+        NodeData d = codec.decodeNodeData(codec.encode(new NodeData(new byte[] {4, 5}, new byte[] {6})), "/root/nodes/x");
+
+        assertArrayEquals(new byte[] {4, 5}, d.node);
+        assertArrayEquals(new byte[] {6}, d.joinData);
+
+        try {
+            codec.decodeNodeData(codec.encode(state), "/root/nodes/x");
+            fail();
+        }
+        catch (CorruptPayloadException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("/root/nodes/x") && e.getMessage().contains("missing"));
+        }
+    }
+
+    @Test public void halfAReferenceIsCorrupt() {
+        byte[] onlyNode = new io.zkion.discovery.codec.ion.IonEventFormat(StreamingZip.defaults()).wrap(w -> {
+            w.stepIn(com.amazon.ion.IonType.STRUCT);
+            w.setFieldName("id");
+            w.writeString(Events.node(3).toString());
+            w.setFieldName("client");
+            w.writeBool(false);
+            w.setFieldName("formats");
+            w.stepIn(com.amazon.ion.IonType.LIST);
+            w.writeString("ion-2");
+            w.stepOut();
+            w.setFieldName("node");
+            w.writeBlob(new byte[] {1});
+            w.stepOut();
+        });
+
+        try {
+            codec.decodeJoinRequest(onlyNode, "/root/join/y");
+            fail();
+        }
+        catch (CorruptPayloadException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("/root/join/y") && e.getMessage().contains("joinData"));
+        }
+    }
+
     @Test public void joinResultsRoundTrip() {
         JoinResult ok = codec.decodeJoinResult(codec.encode(JoinResult.accepted(5, state, new byte[] {9}, new byte[] {8})), "r");
 
@@ -78,6 +126,11 @@ public class ControlCodecTest {
 
         assertArrayEquals(new byte[] {1}, d.record);
         assertArrayEquals(new byte[] {2, 3}, d.joinData);
+
+        JoinedEventData byRef = JoinedEventData.decode(new JoinedEventData(new byte[] {1}, null).encode(), "d");
+
+        assertArrayEquals(new byte[] {1}, byRef.record);
+        assertEquals(null, byRef.joinData);
     }
 
     @Test public void wrongRecordIsNamed() {
