@@ -67,7 +67,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     private boolean clientReconnectDisabled;
     private int zkRequestSizeLimit;
     private long maxInflatedBytes = StreamingZip.DEFAULT_MAX_INFLATED_BYTES;
-    private String[] eventFormats = {FormatId.ION_1.wireName(), FormatId.JDK_ZLIB.wireName()};
+    private String[] eventFormats = {FormatId.ION_2.wireName(), FormatId.ION_1.wireName(), FormatId.JDK_ZLIB.wireName()};
     private String zkDigestAuth;
 
     private transient Map<String, Object> locNodeAttrs;
@@ -170,8 +170,9 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     /**
-     * Event data formats this node reads ({@code ion-1}, {@code jdk-zlib}). The cluster writes the best format
-     * every node reads, so a cluster can move between formats one node at a time.
+     * Event data formats this node reads ({@code ion-2}, {@code ion-1}, {@code jdk-zlib}). The cluster writes the
+     * best format every node reads, so a cluster can move between formats one node at a time. In {@code ion-2} a
+     * joining node's data is written once, to its own znode, instead of into the log and every later snapshot.
      */
     @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
     public ZkIonDiscoverySpi setEventFormats(String... eventFormats) {
@@ -296,8 +297,8 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         for (String f : eventFormats) {
             FormatId id = FormatId.ofWireName(f);
 
-            list.add(id == FormatId.ION_1 ? new io.zkion.discovery.codec.ion.IonEventFormat(zip)
-                : new JdkZlibEventFormat(marsh, zip));
+            list.add(id == FormatId.JDK_ZLIB ? new JdkZlibEventFormat(marsh, zip)
+                : new io.zkion.discovery.codec.ion.IonEventFormat(zip, id));
         }
 
         return new EventFormats(list);

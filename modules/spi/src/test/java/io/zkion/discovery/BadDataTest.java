@@ -56,6 +56,48 @@ public class BadDataTest extends ZkIonTestSupport {
         }
     }
 
+    /**
+     * A joiner (played here by a bare client) whose data znode is not what it should be: the coordinator refuses
+     * the join, and the answer names the znode. Then a real node still joins.
+     */
+    @Test(timeout = 120_000) public void corruptDataZnodeRefusesTheJoinByName() throws Exception {
+        Ignite s1 = start("s1");
+        io.zkion.discovery.codec.msg.ControlCodec codec =
+            new io.zkion.discovery.codec.msg.ControlCodec(io.zkion.discovery.codec.zip.StreamingZip.defaults());
+        java.util.UUID id = java.util.UUID.randomUUID();
+
+        try (CuratorFramework joiner = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            joiner.start();
+            joiner.create().forPath(root + "/nodes/" + id, "ZK\u0001\u0001truncated".getBytes());
+            joiner.create().withMode(CreateMode.EPHEMERAL).forPath(root + "/join/" + id,
+                codec.encode(new io.zkion.discovery.codec.msg.JoinRequest(id, false, List.of("ion-2", "ion-1"), null, null, null)));
+            joiner.create().withMode(CreateMode.EPHEMERAL).forPath(root + "/alive/" + id,
+                codec.encode(new io.zkion.discovery.codec.msg.AliveInfo(false, List.of("ion-2", "ion-1"), 0)));
+
+            String answer = root + "/joined/" + id;
+
+            await("an answer", 30_000, () -> exists(joiner, answer));
+
+            io.zkion.discovery.codec.msg.JoinResult r = codec.decodeJoinResult(joiner.getData().forPath(answer), answer);
+
+            assertTrue(!r.ok());
+            assertTrue(r.rejection, r.rejection.contains(root + "/nodes/" + id));
+            assertTrue("The refused joiner's data znode is removed", !exists(joiner, root + "/nodes/" + id));
+        }
+
+        start("s2");
+        await("2 nodes", 30_000, () -> s1.cluster().nodes().size() == 2);
+    }
+
+    private static boolean exists(CuratorFramework c, String path) {
+        try {
+            return c.checkExists().forPath(path) != null;
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+
     /** Keeps errors; prints warnings and errors to the test output. */
     private final class Capturing extends NullLogger {
         @Override public void warning(String msg, Throwable e) {

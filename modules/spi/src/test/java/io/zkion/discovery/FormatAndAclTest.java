@@ -25,7 +25,7 @@ public class FormatAndAclTest extends ZkIonTestSupport {
     @Test(timeout = 180_000) public void clusterFormatFollowsWhatEveryNodeReads() throws Exception {
         Ignite s1 = start("s1");
 
-        assertEquals("ion-1", state().format);
+        assertEquals("ion-2", state().format);
 
         Ignite old = start(config("old", false).setDiscoverySpi(spi().setEventFormats("jdk-zlib")));
 
@@ -36,7 +36,7 @@ public class FormatAndAclTest extends ZkIonTestSupport {
         Ignition.stop(old.name(), true);
 
         s1.getOrCreateCache("switch-2");
-        await("format ion-1", 10_000, () -> "ion-1".equals(stateQuietly()));
+        await("format ion-2", 10_000, () -> "ion-2".equals(stateQuietly()));
 
         Ignite s3 = start("s3");
 
@@ -45,7 +45,7 @@ public class FormatAndAclTest extends ZkIonTestSupport {
         try (CuratorFramework c = newClient(null)) {
             String dump = new IonStateDump(c, root).dump();
 
-            assertTrue(dump, dump.contains("format:\"ion-1\"") && dump.contains("/alive: 2 node(s)"));
+            assertTrue(dump, dump.contains("format:\"ion-2\"") && dump.contains("/alive: 2 node(s)"));
         }
     }
 

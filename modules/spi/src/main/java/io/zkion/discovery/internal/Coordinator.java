@@ -26,6 +26,7 @@ import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
+import io.zkion.discovery.codec.msg.NodeData;
 import io.zkion.discovery.internal.Member.Predecoded;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
@@ -119,6 +120,12 @@ final class Coordinator implements AutoCloseable {
 
     /** Node ids by alive path, parsed once. */
     private final Map<String, UUID> aliveIds = new HashMap<>();
+
+    /**
+     * Set when a node's data znode may have become garbage (a node left, a joiner vanished, or this node just took
+     * over): the next step where every member has caught up removes those of nodes neither in nor joining the cluster.
+     */
+    private boolean sweepNodes = true;
 
     /** Joins refused; their alive nodes stay until the joiner reads the answer and leaves. */
     private final Set<UUID> rejected = new HashSet<>();
@@ -240,6 +247,7 @@ final class Coordinator implements AutoCloseable {
         if (aliveIds.size() > present.size() || aliveInfos.size() > present.size()) {
             aliveIds.keySet().retainAll(present);
             aliveInfos.keySet().retainAll(present);
+            sweepNodes = true;
         }
 
         return m;
@@ -323,6 +331,7 @@ final class Coordinator implements AutoCloseable {
             return;
 
         append(events, ops, next(topVer, currentFormat(aliveNow)), new HashMap<>());
+        sweepNodes = true;
 
         // An answer the joiner never read and removed, if it died right after its join: after the commit, off the
         // path of the departure itself.
@@ -423,15 +432,33 @@ final class Coordinator implements AutoCloseable {
         throws Exception {
         String what = paths.join(id);
         JoinRequest req;
+        ZkStore.Payload dataZnode = null;
+        byte[] reqNode;
+        byte[] reqJoinData;
         ZkIonClusterNode node;
         Map<Integer, Serializable> joinData;
 
         try {
             req = codec.decodeJoinRequest(p.data, what);
-            node = objects.unmarshal(req.node, what + " node");
-            joinData = objects.unmarshal(req.joinData, what + " joining data");
+            reqNode = req.node;
+            reqJoinData = req.joinData;
+
+            if (req.byReference()) { // The joiner wrote itself to its data znode.
+                dataZnode = store.readPayload(paths.node(id));
+
+                if (dataZnode == null)
+                    throw new io.zkion.discovery.codec.CorruptPayloadException(what + " refers to " + paths.node(id) + ", which is missing");
+
+                NodeData nd = codec.decodeNodeData(dataZnode.data, paths.node(id));
+
+                reqNode = nd.node;
+                reqJoinData = nd.joinData;
+            }
+
+            node = objects.unmarshal(reqNode, what + " node");
+            joinData = objects.unmarshal(reqJoinData, what + " joining data");
         }
-        catch (RuntimeException ex) {
+        catch (RuntimeException ex) { // Corrupt data, a missing data znode, or unreadable parts.
             reject(id, p, "The coordinator could not read the join request: " + ex.getMessage());
             return null;
         }
@@ -450,9 +477,12 @@ final class Coordinator implements AutoCloseable {
 
         node.order(topVer);
 
-        // The joiner's own bytes, unless authentication added the security subject to its attributes.
-        byte[] nodeBytes = attrsChanged[0] ? objects.marshal(node) : req.node;
-        byte[] record = new NodeRecord(id, topVer, node.isClient(), nodeBytes).encode();
+        // In ion-2 the record and the event name the joiner's data znode, unless authentication added the security
+        // subject to the node's attributes: then they carry the changed node, as in ion-1.
+        boolean byRef = dataZnode != null && FormatId.ION_2.wireName().equals(format) && !attrsChanged[0];
+        byte[] nodeBytes = attrsChanged[0] ? objects.marshal(node) : reqNode;
+        byte[] record = byRef ? NodeRecord.byReference(id, topVer, node.isClient()).encode()
+            : new NodeRecord(id, topVer, node.isClient(), nodeBytes).encode();
 
         // Ignite's order on the coordinator: joining data in, then the common data out, then the event.
         DiscoveryDataBag joiningBag = new DiscoveryDataBag(id, node.isClient());
@@ -465,10 +495,14 @@ final class Coordinator implements AutoCloseable {
         collectBag.joiningNodeData(joinData);
         host.exchange().collect(collectBag);
 
-        List<byte[]> records = new ArrayList<>(member.topology().records());
+        List<byte[]> records = new ArrayList<>();
+        boolean inline = !FormatId.ION_2.wireName().equals(format); // The joiner may not read references.
+
+        for (byte[] r : member.topology().records())
+            records.add(inline ? inlined(r, member.topology()::node) : r);
 
         for (Committed c : earlier)
-            records.add(c.joinedRecord);
+            records.add(inline ? inlined(c.joinedRecord, n -> c.joinedNode) : c.joinedRecord);
 
         records.add(record);
 
@@ -485,16 +519,21 @@ final class Coordinator implements AutoCloseable {
         // event id, so that the log stays until the joiner has found its join event and acked it itself.
         ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(node.isClient(), req.formats, 1))));
 
-        DiscoveryEvent evt = DiscoveryEvent.joined(evtId, topVer, id, new JoinedEventData(record, req.joinData).encode());
+        if (dataZnode != null && !byRef) // Copied into the log after all: nobody reads it.
+            ops.addAll(store.deleteOps(paths.node(id), dataZnode.manifest));
+
+        DiscoveryEvent evt = DiscoveryEvent.joined(evtId, topVer, id,
+            new JoinedEventData(record, byRef ? null : reqJoinData).encode());
         Map<Long, Predecoded> pre = new HashMap<>();
 
-        pre.put(evtId, new Predecoded(null, false, true));
+        pre.put(evtId, new Predecoded(null, false, true, byRef ? node : null));
 
         try {
-            return commit(Collections.singletonList(evt), ops, next, pre, answer).withRecord(record);
+            return commit(Collections.singletonList(evt), ops, next, pre, answer).withRecord(record, node);
         }
         catch (KeeperException.NoNodeException gone) {
             log.info("Joining node left before its join completed [node=" + id + ']');
+            sweepNodes = true;
 
             return null;
         }
@@ -566,10 +605,23 @@ final class Coordinator implements AutoCloseable {
         return null;
     }
 
+    /** @return {@code record} with the node's bytes in it, for a joiner that reads ion-1 only. */
+    private byte[] inlined(byte[] record, java.util.function.Function<UUID, ZkIonClusterNode> nodes) {
+        NodeRecord r = NodeRecord.decode(record, "the record of a node");
+
+        return r.byReference()
+            ? new NodeRecord(r.id(), r.order(), r.client(), objects.marshal(nodes.apply(r.id()))).encode()
+            : record;
+    }
+
     private void reject(UUID id, ZkStore.Payload p, String reason) throws Exception {
         log.warning("Refusing node " + id + ": " + reason);
 
         List<CuratorOp> ops = new ArrayList<>(store.deleteOps(paths.join(id), p.manifest));
+        byte[] dataZnode = store.rawData(paths.node(id));
+
+        if (dataZnode != null)
+            ops.addAll(store.deleteOps(paths.node(id), dataZnode));
         ZkStore.Prepared answer = store.create(paths.joined(id), codec.encode(JoinResult.rejected(reason)), CreateMode.PERSISTENT);
 
         ops.addAll(answer.ops);
@@ -740,16 +792,57 @@ final class Coordinator implements AutoCloseable {
             }
         }
 
-        if (trimmed.isEmpty())
-            return;
+        // Every member has applied all this node did: no one reads the data znode of a node out of the cluster.
+        boolean caughtUp = minAck >= member.lastEventId();
 
-        if (acks.isEmpty())
-            commitFenced(ops);
-        else
-            append(acks, ops, next(state.topVer, state.format), pre);
+        if (!trimmed.isEmpty()) {
+            if (acks.isEmpty())
+                commitFenced(ops);
+            else
+                append(acks, ops, next(state.topVer, state.format), pre);
 
-        member.onTrimmed(trimmed);
-        metrics.onTrimmed(trimmed.size());
+            member.onTrimmed(trimmed);
+            metrics.onTrimmed(trimmed.size());
+        }
+
+        if (sweepNodes && caughtUp)
+            sweepNodeData();
+    }
+
+    /** Removes the data znodes of nodes neither in the topology nor joining; fenced, like every commit. */
+    private void sweepNodeData() throws Exception {
+        List<CuratorOp> ops = new ArrayList<>();
+        int count = 0;
+
+        for (String name : store.dataZnodesNotJoining()) {
+            UUID id = ZkPaths.nodeId(name);
+
+            if (id == null || member.topology().contains(id))
+                continue;
+
+            if (count++ == MAX_TRIM) {
+                trigger.run(); // The rest next step.
+                break;
+            }
+
+            byte[] raw = store.rawData(paths.node(id));
+
+            if (raw != null)
+                ops.addAll(store.deleteOps(paths.node(id), raw));
+        }
+
+        if (!ops.isEmpty()) {
+            try {
+                commitFenced(ops);
+            }
+            catch (KeeperException.NoNodeException raced) {
+                return; // One went meanwhile: again next step.
+            }
+
+            log.info("Removed the data znodes of " + Math.min(count, MAX_TRIM) + " node(s) out of the cluster");
+        }
+
+        sweepNodes = count > MAX_TRIM;
     }
 
     // ---- Writing.
@@ -810,7 +903,7 @@ final class Coordinator implements AutoCloseable {
         metrics.onWritten(bytes.length);
         metrics.onLogEntryWritten();
 
-        return new Committed(ZkPaths.sequence(created), created, entry.manifest, batch, pre, null);
+        return new Committed(ZkPaths.sequence(created), created, entry.manifest, batch, pre, null, null);
     }
 
     /** Applies an entry this node committed; members may have appended custom messages before it: those first. */
@@ -827,20 +920,23 @@ final class Coordinator implements AutoCloseable {
         final EventBatch batch;
         final Map<Long, Predecoded> pre;
 
-        /** For a join: the joined node's record, for the snapshots of later joins of the same pass. */
+        /** For a join: the joined node's record and the node, for the snapshots of later joins of the same pass. */
         final byte[] joinedRecord;
+        final ZkIonClusterNode joinedNode;
 
-        Committed(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> pre, byte[] joinedRecord) {
+        Committed(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> pre, byte[] joinedRecord,
+            ZkIonClusterNode joinedNode) {
             this.seq = seq;
             this.path = path;
             this.manifest = manifest;
             this.batch = batch;
             this.pre = pre;
             this.joinedRecord = joinedRecord;
+            this.joinedNode = joinedNode;
         }
 
-        Committed withRecord(byte[] record) {
-            return new Committed(seq, path, manifest, batch, pre, record);
+        Committed withRecord(byte[] record, ZkIonClusterNode node) {
+            return new Committed(seq, path, manifest, batch, pre, record, node);
         }
     }
 

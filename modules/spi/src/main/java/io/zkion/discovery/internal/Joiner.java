@@ -22,6 +22,7 @@ import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
+import io.zkion.discovery.codec.msg.NodeData;
 import io.zkion.discovery.internal.Member.Predecoded;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
@@ -50,6 +51,7 @@ final class Joiner {
     private final Notifier notifier;
     private final TopologySnapshotCodec snapshots;
     private final long joinTimeout;
+    private final NodeDataReader nodeData;
     private final IgniteLogger log;
 
     Joiner(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, DiscoveryHost host,
@@ -64,6 +66,7 @@ final class Joiner {
         this.notifier = notifier;
         this.snapshots = snapshots;
         this.joinTimeout = joinTimeout;
+        this.nodeData = new NodeDataReader(store, codec);
         this.log = host.log();
     }
 
@@ -84,20 +87,54 @@ final class Joiner {
 
         List<String> readable = formats.wireNames();
         Object creds = local.credentials();
-        byte[] request = codec.encode(new JoinRequest(id, local.isClient(), readable, objects.marshal(local), joiningData(),
-            creds == null ? null : objects.marshal(creds)));
+        byte[] nodeBytes = objects.marshal(local);
+        byte[] joinData = joiningData();
+        byte[] credBytes = creds == null ? null : objects.marshal(creds);
+        // In ion-2 the node and its data go to its data znode, written once for everyone who needs them.
+        ZkStore.Prepared data = writesByReference()
+            ? store.create(paths.node(id), codec.encode(new NodeData(nodeBytes, joinData)), CreateMode.PERSISTENT)
+            : null;
+        byte[] request = codec.encode(data == null
+            ? new JoinRequest(id, local.isClient(), readable, nodeBytes, joinData, credBytes)
+            : new JoinRequest(id, local.isClient(), readable, null, null, credBytes));
 
         store.deleteQuietly(paths.joined(id)); // An answer left from an earlier attempt with this id.
 
         ZkStore.Prepared req = store.create(paths.join(id), request, CreateMode.EPHEMERAL);
+        List<CuratorOp> ops = new ArrayList<>(req.ops);
+
+        if (data != null)
+            ops.addAll(data.ops);
 
         try {
-            store.commit(req.ops);
+            store.commit(ops);
         }
         catch (Exception e) {
             store.discard(req);
+
+            if (data != null)
+                store.discard(data);
+
             throw e;
         }
+
+        // A data znode left by a join that fails from here on is the coordinator's to remove: it may have
+        // committed the join already, and members then read the node from it.
+        awaitAnswer(members, readable);
+    }
+
+    /** @return Whether the cluster writes ion-2, so this node's data goes to its data znode. */
+    private boolean writesByReference() throws Exception {
+        if (!formats.readable().contains(FormatId.ION_2))
+            return false;
+
+        byte[] g = store.read(paths.gate);
+
+        return g != null && FormatId.ION_2.wireName().equals(codec.decodeGate(g, paths.gate).format);
+    }
+
+    private void awaitAnswer(MemberFactory members, List<String> readable) throws Exception {
+        UUID id = local.id();
 
         store.client().create().withMode(CreateMode.EPHEMERAL).forPath(paths.alive(id),
             codec.encode(new AliveInfo(local.isClient(), readable, 0)));
@@ -181,7 +218,11 @@ final class Joiner {
 
         local.order(1);
 
-        byte[] record = new NodeRecord(id, 1, false, objects.marshal(local)).encode();
+        // The founder's data znode, if it wrote one, serves later joiners' snapshots as any member's does.
+        byte[] ownData = store.rawData(paths.node(id));
+        boolean byRef = ownData != null && FormatId.ION_2.wireName().equals(format);
+        byte[] record = byRef ? NodeRecord.byReference(id, 1, false).encode()
+            : new NodeRecord(id, 1, false, objects.marshal(local)).encode();
         EventBatch batch = new EventBatch(state.clusterId, 1, 0, Collections.singletonList(
             DiscoveryEvent.joined(0, 1, id, new JoinedEventData(record, objects.marshal(new HashMap<Integer, Serializable>())).encode())));
         byte[] entry = formats.get(FormatId.ofWireName(format)).encode(batch);
@@ -193,6 +234,9 @@ final class Joiner {
             ? store.client().transactionOp().create().forPath(paths.state, stateBytes)
             : store.setDataOp(paths.state, stateBytes, stat.getVersion()));
         ops.addAll(store.deleteOps(paths.join(id), store.rawData(paths.join(id))));
+
+        if (ownData != null && !byRef) // The founder's record carries the node itself.
+            ops.addAll(store.deleteOps(paths.node(id), ownData));
         ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(false, formats.wireNames(), 1))));
         // A dead cluster may have left the gate closed; members write in the new cluster's format.
         ops.add(store.setDataOp(paths.gate, codec.encode(new GateState(true, format))));
@@ -256,6 +300,10 @@ final class Joiner {
             }
         }
 
+        // Not the data of nodes joining now, this one among them: they belong to the new cluster.
+        for (String name : store.dataZnodesNotJoining())
+            out.add(paths.nodes + "/" + name);
+
         return out;
     }
 
@@ -275,9 +323,20 @@ final class Joiner {
         TopologySnapshotCodec.Snapshot snap = snapshots.decode(r.snapshot, paths.joined(id) + " snapshot");
         List<ZkIonClusterNode> nodes = new ArrayList<>(snap.nodes.size());
         Map<UUID, byte[]> records = new HashMap<>();
+        List<UUID> byRef = new ArrayList<>();
 
         for (NodeRecord rec : snap.nodes) {
-            ZkIonClusterNode n = rec.id().equals(id) ? local : objects.unmarshal(rec.data(), "node " + rec.id());
+            if (rec.byReference() && !rec.id().equals(id))
+                byRef.add(rec.id());
+        }
+
+        // In ion-2 the snapshot names each node's data znode: read them all at once.
+        Map<UUID, NodeData> refData = byRef.isEmpty() ? Collections.emptyMap()
+            : nodeData.readAll(byRef, paths.joined(id) + " snapshot");
+
+        for (NodeRecord rec : snap.nodes) {
+            ZkIonClusterNode n = rec.id().equals(id) ? local
+                : objects.unmarshal(rec.byReference() ? refData.get(rec.id()).node : rec.data(), "node " + rec.id());
 
             n.order(rec.order());
             nodes.add(n);

@@ -14,6 +14,7 @@ import io.zkion.discovery.codec.event.EventBatch;
 import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.event.EventKind;
 import io.zkion.discovery.codec.ion.JoinedEventData;
+import io.zkion.discovery.codec.msg.NodeData;
 import io.zkion.discovery.codec.ion.NodeRecord;
 import io.zkion.discovery.zk.ZkDataException;
 import io.zkion.discovery.zk.ZkPaths;
@@ -41,6 +42,7 @@ final class Member {
     private final ZkPaths paths;
     private final EventFormats formats;
     private final ObjectCodec objects;
+    private final NodeDataReader nodeData;
     private final Notifier notifier;
     private final DiscoveryHost host;
     private final DiscoveryMetrics metrics;
@@ -70,9 +72,10 @@ final class Member {
     /** Custom messages delivered and not yet trimmed, by event id: their acks are due once all nodes have them. */
     private final TreeMap<Long, DiscoverySpiCustomMessage> pendingAcks = new TreeMap<>();
 
-    Member(ZkStore store, EventFormats formats, ObjectCodec objects, Notifier notifier, DiscoveryHost host,
-        DiscoveryMetrics metrics, ZkIonClusterNode local) {
+    Member(ZkStore store, EventFormats formats, ObjectCodec objects, NodeDataReader nodeData, Notifier notifier,
+        DiscoveryHost host, DiscoveryMetrics metrics, ZkIonClusterNode local) {
         this.store = store;
+        this.nodeData = nodeData;
         this.paths = store.paths();
         this.formats = formats;
         this.objects = objects;
@@ -311,7 +314,8 @@ final class Member {
     }
 
     /** Applies an entry this node just wrote as coordinator (or as the node that founded the cluster). */
-    Applied applyOwn(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered) {
+    Applied applyOwn(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered)
+        throws Exception {
         ownUnread.add(seq);
 
         return apply(seq, path, manifest, batch, predelivered);
@@ -323,7 +327,8 @@ final class Member {
      * @param predelivered Custom messages the coordinator already handed to Ignite, by event id, or
      *      decoded objects to use instead of unmarshalling (see {@link Predecoded}).
      */
-    private Applied apply(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered) {
+    private Applied apply(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered)
+        throws Exception {
         Applied applied = new Applied();
         List<Long> customIds = new ArrayList<>();
 
@@ -368,18 +373,25 @@ final class Member {
         return applied;
     }
 
-    private void onJoined(DiscoveryEvent e, String path, Predecoded pre) {
+    private void onJoined(DiscoveryEvent e, String path, Predecoded pre) throws Exception {
         JoinedEventData d = JoinedEventData.decode(e.data(), path + " event " + e.eventId());
         NodeRecord rec = NodeRecord.decode(d.record, path + " node record");
         ZkIonClusterNode node;
 
         if (rec.id().equals(local.id()))
             node = local; // Our own join, applied by the coordinator that created the cluster.
+        else if (pre != null && pre.node != null)
+            node = pre.node; // The coordinator's own join: it has the node, and exchanged its data already.
         else {
-            node = objects.unmarshal(rec.data(), path + " node " + rec.id());
+            // In ion-2 the node and its joining data are in its data znode, written once by the joiner.
+            NodeData nd = rec.byReference() || d.joinData == null
+                ? nodeData.read(rec.id(), path + " join of " + rec.id()) : null;
+
+            node = objects.unmarshal(rec.byReference() ? nd.node : rec.data(), path + " node " + rec.id());
 
             if (pre == null || !pre.exchanged) {
-                Map<Integer, Serializable> joinData = objects.unmarshal(d.joinData, path + " joining data");
+                Map<Integer, Serializable> joinData = objects.unmarshal(d.joinData != null ? d.joinData : nd.joinData,
+                    path + " joining data");
                 DiscoveryDataBag bag = new DiscoveryDataBag(node.id(), node.isClient());
 
                 bag.joiningNodeData(joinData);
@@ -447,10 +459,18 @@ final class Member {
         final boolean delivered;
         final boolean exchanged;
 
+        /** For a join: the node, as the coordinator validated it; null to read it from the entry. */
+        final ZkIonClusterNode node;
+
         Predecoded(DiscoverySpiCustomMessage msg, boolean delivered, boolean exchanged) {
+            this(msg, delivered, exchanged, null);
+        }
+
+        Predecoded(DiscoverySpiCustomMessage msg, boolean delivered, boolean exchanged, ZkIonClusterNode node) {
             this.msg = msg;
             this.delivered = delivered;
             this.exchanged = exchanged;
+            this.node = node;
         }
     }
 

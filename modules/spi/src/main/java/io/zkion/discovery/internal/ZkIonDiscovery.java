@@ -226,7 +226,7 @@ public final class ZkIonDiscovery {
         if (state == State.STOPPED)
             throw new IgniteSpiException("Stopped while joining");
 
-        Member m = new Member(store, formats, objects, notifier, host, metrics, local);
+        Member m = new Member(store, formats, objects, new NodeDataReader(store, codec), notifier, host, metrics, local);
 
         sessionId = currentSession();
 
@@ -337,9 +337,10 @@ public final class ZkIonDiscovery {
 
     /** The last node out takes the cluster's persistent nodes with it. */
     private void removeCluster() {
-        for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left, paths.parts}) {
+        for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left, paths.nodes, paths.parts}) {
             try {
-                for (String name : store.children(dir))
+                // A node joining meanwhile keeps its data: it founds the next cluster or joins one.
+                for (String name : dir.equals(paths.nodes) ? store.dataZnodesNotJoining() : store.children(dir))
                     store.deleteQuietly(dir + "/" + name);
             }
             catch (Exception e) {

@@ -25,6 +25,7 @@ public final class IonStateDump {
     private final ZkStore store;
     private final ZkPaths paths;
     private final IonText text = new IonText(new IonEventFormat(StreamingZip.defaults()));
+    private final IonText text2 = new IonText(new IonEventFormat(StreamingZip.defaults(), FormatId.ION_2));
 
     public IonStateDump(CuratorFramework client, String root) {
         this.paths = new ZkPaths(root);
@@ -39,7 +40,7 @@ public final class IonStateDump {
         node(sb, paths.state);
         node(sb, paths.gate);
 
-        for (String dir : new String[] {paths.alive, paths.custom, paths.log, paths.joined, paths.left}) {
+        for (String dir : new String[] {paths.alive, paths.nodes, paths.custom, paths.log, paths.joined, paths.left}) {
             List<String> names = new ArrayList<>(store.children(dir));
 
             Collections.sort(names);
@@ -75,6 +76,8 @@ public final class IonStateDump {
 
             if (f == FormatId.ION_1)
                 sb.append(text.render(data, path)).append('\n');
+            else if (f == FormatId.ION_2)
+                sb.append(text2.render(data, path)).append('\n');
             else
                 sb.append("// in format ").append(f.wireName()).append(", JDK-serialized: not shown as text\n");
         }

@@ -9,6 +9,8 @@ import java.util.UUID;
  * gate               persistent   open or closed to members' appends, and the format they write in
  * alive/&lt;id&gt;         ephemeral    one per live node (joining or joined): formats it reads, its ack
  * join/&lt;id&gt;          ephemeral    a joining node's request; gone with its session if it dies first
+ * nodes/&lt;id&gt;         persistent   in ion-2, a node's marshalled self and joining data, written once by the
+ *                                 joiner; removed once it is out and every member has caught up
  * joined/&lt;id&gt;        persistent   the coordinator's answer: rejection, or the state to start from
  * left/&lt;id&gt;          persistent   written by a node stopping gracefully: its exit is NODE_LEFT
  * custom/c-&lt;seq&gt;     persistent   custom messages for the coordinator to log: mutable ones, and those
@@ -25,6 +27,7 @@ public final class ZkPaths {
     public final String gate;
     public final String alive;
     public final String join;
+    public final String nodes;
     public final String joined;
     public final String left;
     public final String custom;
@@ -37,6 +40,7 @@ public final class ZkPaths {
         gate = root + "/gate";
         alive = root + "/alive";
         join = root + "/join";
+        nodes = root + "/nodes";
         joined = root + "/joined";
         left = root + "/left";
         custom = root + "/custom";
@@ -46,7 +50,7 @@ public final class ZkPaths {
 
     /** @return Parents every node makes sure exist at start. */
     public String[] parents() {
-        return new String[] {alive, join, joined, left, custom, log, parts};
+        return new String[] {alive, join, nodes, joined, left, custom, log, parts};
     }
 
     public String alive(UUID id) {
@@ -55,6 +59,10 @@ public final class ZkPaths {
 
     public String join(UUID id) {
         return join + "/" + id;
+    }
+
+    public String node(UUID id) {
+        return nodes + "/" + id;
     }
 
     public String joined(UUID id) {

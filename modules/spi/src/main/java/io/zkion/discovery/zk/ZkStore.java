@@ -2,9 +2,15 @@ package io.zkion.discovery.zk;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -167,6 +173,49 @@ public final class ZkStore {
             : new Payload(raw, null);
     }
 
+    /**
+     * Reads several payloads with their requests in flight together: one round trip for all rather than one each
+     * (a joiner reads the data znode of every node in its snapshot).
+     *
+     * @return Payloads in the order of {@code paths}; null for a node that does not exist.
+     */
+    public Map<String, Payload> readPayloads(Collection<String> paths) throws Exception {
+        Map<String, byte[]> raw = new ConcurrentHashMap<>();
+        Map<String, KeeperException.Code> failed = new ConcurrentHashMap<>();
+        CountDownLatch done = new CountDownLatch(paths.size());
+
+        for (String p : paths) {
+            client.getData().inBackground((c, e) -> {
+                KeeperException.Code code = KeeperException.Code.get(e.getResultCode());
+
+                if (code == KeeperException.Code.OK)
+                    raw.put(p, e.getData());
+                else if (code != KeeperException.Code.NONODE)
+                    failed.put(p, code);
+
+                done.countDown();
+            }).forPath(p);
+        }
+
+        // Bounded like every other request: a session that cannot answer within its timeout is as good as gone.
+        if (!done.await(client.getZookeeperClient().getZooKeeper().getSessionTimeout(), TimeUnit.MILLISECONDS))
+            throw KeeperException.create(KeeperException.Code.OPERATIONTIMEOUT, paths.iterator().next());
+
+        for (Map.Entry<String, KeeperException.Code> f : failed.entrySet())
+            throw KeeperException.create(f.getValue(), f.getKey());
+
+        Map<String, Payload> out = new LinkedHashMap<>();
+
+        for (String p : paths) {
+            byte[] r = raw.get(p);
+
+            out.put(p, r == null ? null : PartsManifest.isManifest(r)
+                ? new Payload(assemble(p, PartsManifest.decode(r, p)), r) : new Payload(r, null));
+        }
+
+        return out;
+    }
+
     /** @return The payload at {@code path}, parts reassembled and verified; null if there is no such node. */
     public byte[] read(String path) throws Exception {
         return read(path, null);
@@ -270,6 +319,27 @@ public final class ZkStore {
         catch (KeeperException.NoNodeException e) {
             return Collections.emptyList();
         }
+    }
+
+    /**
+     * @return Names under {@code nodes/} without a join request beside them: data of nodes that joined, or that
+     *      gave up. Listed first, as a joiner creates both in one multi, so a request seen missing was not written yet.
+     */
+    public List<String> dataZnodesNotJoining() throws Exception {
+        List<String> names = children(paths.nodes);
+
+        if (names.isEmpty())
+            return names;
+
+        java.util.Set<String> joining = new java.util.HashSet<>(children(paths.join));
+        List<String> out = new ArrayList<>(names.size());
+
+        for (String n : names) {
+            if (!joining.contains(n))
+                out.add(n);
+        }
+
+        return out;
     }
 
     public boolean exists(String path) throws Exception {

@@ -1,0 +1,58 @@
+package io.zkion.discovery.internal;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import io.zkion.discovery.codec.CorruptPayloadException;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.msg.NodeData;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+
+/** Reads a node's data znode, which ion-2 join events and snapshot records refer to instead of copying it. */
+final class NodeDataReader {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ControlCodec codec;
+
+    NodeDataReader(ZkStore store, ControlCodec codec) {
+        this.store = store;
+        this.paths = store.paths();
+        this.codec = codec;
+    }
+
+    /**
+     * @param what What refers to it, for the error.
+     * @throws CorruptPayloadException If it is gone: the coordinator removes it only once every member is past
+     *      the node's exit, so a reader that still needs it found a cluster in a state it cannot follow.
+     */
+    NodeData read(UUID id, String what) throws Exception {
+        return readAll(java.util.Collections.singletonList(id), what).get(id);
+    }
+
+    /** Reads the data znodes of {@code ids}, their requests in flight together; as {@link #read}, for each. */
+    Map<UUID, NodeData> readAll(Collection<UUID> ids, String what) throws Exception {
+        List<String> znodes = new ArrayList<>(ids.size());
+
+        for (UUID id : ids)
+            znodes.add(paths.node(id));
+
+        Map<String, ZkStore.Payload> read = store.readPayloads(znodes);
+        Map<UUID, NodeData> out = new HashMap<>();
+
+        for (UUID id : ids) {
+            String path = paths.node(id);
+            ZkStore.Payload p = read.get(path);
+
+            if (p == null)
+                throw new CorruptPayloadException(what + " refers to the data znode " + path + ", which is gone");
+
+            out.put(id, codec.decodeNodeData(p.data, path));
+        }
+
+        return out;
+    }
+}

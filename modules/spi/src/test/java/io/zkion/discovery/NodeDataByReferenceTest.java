@@ -1,0 +1,94 @@
+package io.zkion.discovery;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.ignite.Ignite;
+import org.apache.ignite.Ignition;
+import org.apache.ignite.cluster.ClusterNode;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * In ion-2 a joiner writes itself once, to {@code nodes/<id>}, and join events and snapshots refer to it. A node
+ * that reads only ion-1 (as a previous release does) still joins, gets every node inline, and reads the joins that
+ * happen while it is there; once it is gone the cluster refers again. Data znodes of nodes that left are removed.
+ */
+public class NodeDataByReferenceTest extends ZkIonTestSupport {
+    @Test(timeout = 240_000) public void ion1NodeJoinsAndLeavesAClusterThatRefers() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+
+        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            zkc.start();
+
+            assertEquals("Both wrote themselves once", ids(s1, s2), dataZnodes(zkc));
+
+            // A node of the previous release: the cluster writes ion-1 while it is in, and it gets s1 and s2 inline.
+            Ignite old = start(config("old", false).setDiscoverySpi(spi().setEventFormats("ion-1")));
+
+            assertEquals(3, old.cluster().nodes().size());
+
+            // Joins while it is there are written inline, so it can read them.
+            Ignite s4 = start("s4");
+
+            for (Ignite n : List.of(s1, s2, old, s4))
+                await(n.name() + " sees 4", 30_000, () -> n.cluster().nodes().size() == 4);
+
+            assertEquals("s4 joined in ion-1: no data znode", ids(s1, s2), dataZnodes(zkc));
+            assertTrue(old.cacheNames().isEmpty());
+
+            s1.getOrCreateCache("c1");
+            await("old has c1", 10_000, () -> old.cacheNames().contains("c1"));
+
+            Ignition.stop(old.name(), true);
+
+            Ignite s5 = start("s5");
+
+            for (Ignite n : List.of(s1, s2, s4, s5))
+                await(n.name() + " sees 4", 30_000, () -> n.cluster().nodes().size() == 4);
+
+            assertTrue(s5.cacheNames().contains("c1"));
+            assertEquals("s5 joined in ion-2 again", ids(s1, s2, s5), dataZnodes(zkc));
+
+            // Every node holds the same nodes in the same order, with the same attributes, however it got them.
+            for (Ignite n : List.of(s2, s4, s5)) {
+                for (ClusterNode c : s1.cluster().nodes()) {
+                    ClusterNode other = n.cluster().node(c.id());
+
+                    assertEquals(c.order(), other.order());
+                    assertEquals(c.attributes().keySet(), other.attributes().keySet());
+                    assertEquals((Object)c.attribute("org.apache.ignite.ignite.name"), other.attribute("org.apache.ignite.ignite.name"));
+                }
+            }
+
+            // A node that left: its data znode goes once every member is past its exit.
+            Ignition.stop(s2.name(), true);
+            await("s2's data znode removed", 30_000, () -> dataZnodes(zkc).equals(ids(s1, s5)));
+        }
+    }
+
+    private static Set<String> ids(Ignite... nodes) {
+        Set<String> out = new TreeSet<>();
+
+        for (Ignite n : nodes)
+            out.add(n.cluster().localNode().id().toString());
+
+        return out;
+    }
+
+    private Set<String> dataZnodes(CuratorFramework c) {
+        try {
+            return new TreeSet<>(c.getChildren().forPath(root + "/nodes"));
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+}
