@@ -949,24 +949,32 @@ final class Coordinator implements AutoCloseable {
         return commitFenced(ops, state);
     }
 
-    /** Commits {@code ops} with {@code next} as the new state, checked against the version last read. */
+    /**
+     * Commits {@code ops} with {@code next} as the new state, checked against the version last read. When the state
+     * does not change (a trim, closing the gate) it is only checked, not rewritten: the fence is the same.
+     */
     private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops, ClusterState next) throws Exception {
         List<CuratorOp> all = new ArrayList<>(ops);
         boolean closed = closingGate || (gateClosed && holdGate);
+        boolean stateChanges = next != state;
 
         // Members write in the gate's format: it changes with the state's, in the same commit.
         if (closed != gateClosed || !next.format.equals(gateFormat))
             all.add(store.setDataOp(paths.gate, codec.encode(new GateState(!closed, next.format))));
 
-        all.add(store.setDataOp(paths.state, codec.encode(next), stateVersion));
+        all.add(stateChanges ? store.setDataOp(paths.state, codec.encode(next), stateVersion)
+            : store.checkOp(paths.state, stateVersion));
         // A coordinator whose session is gone (its alive node with it) must never commit, even through a replay.
         all.add(store.checkOp(paths.alive(local.id())));
 
         try {
             List<CuratorTransactionResult> res = store.commit(all);
 
-            state = next;
-            stateVersion++;
+            if (stateChanges) {
+                state = next;
+                stateVersion++;
+            }
+
             gateFormat = next.format;
             gateClosed = closed;
 

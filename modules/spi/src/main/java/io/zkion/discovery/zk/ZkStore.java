@@ -308,6 +308,10 @@ public final class ZkStore {
         return client.transactionOp().check().forPath(path);
     }
 
+    public CuratorOp checkOp(String path, int version) throws Exception {
+        return client.transactionOp().check().withVersion(version).forPath(path);
+    }
+
     public CuratorOp deleteOp(String path) throws Exception {
         return client.transactionOp().delete().forPath(path);
     }
