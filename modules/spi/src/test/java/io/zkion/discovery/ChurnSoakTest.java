@@ -63,6 +63,28 @@ public class ChurnSoakTest extends ZkIonTestSupport {
         await("all messages seen", 120_000, () -> seen.get("anchor").size() == total && seen.get("watcher").size() == total);
         assertEquals(total, seen.get("anchor").stream().distinct().count());
         assertEquals(seen.get("anchor"), seen.get("watcher"));
+
+        // Data znodes of the nodes that left or failed are removed; those of the nodes still in stay.
+        try (org.apache.curator.framework.CuratorFramework zkc = org.apache.curator.framework.CuratorFrameworkFactory
+            .newClient(zk.getConnectString(), new org.apache.curator.retry.RetryOneTime(100))) {
+            zkc.start();
+
+            await("only members' data znodes left", 60_000, () -> {
+                try {
+                    java.util.Set<String> members = new java.util.HashSet<>();
+
+                    anchor.cluster().nodes().forEach(c -> members.add(c.id().toString()));
+
+                    List<String> data = zkc.getChildren().forPath(root + "/nodes");
+
+                    // The watcher joined by reference, so its data znode is there: the check is not vacuous.
+                    return data.contains(watcher.cluster().localNode().id().toString()) && members.containsAll(data);
+                }
+                catch (Exception e) {
+                    throw new RuntimeException(e);
+                }
+            });
+        }
     }
 
     @Test(timeout = 900_000) public void joinStormOfSixteenServers() throws Exception {
