@@ -39,8 +39,30 @@ public class GoldenFixturesTest {
         }
     }
 
+    /** ion-2: a join event naming the joiner's data znode, and a snapshot of records by reference. */
+    @Test public void ion2FixturesDecodeToTheSameValues() throws IOException {
+        IonEventFormat ion2 = new IonEventFormat(StreamingZip.defaults(), io.zkion.discovery.codec.event.FormatId.ION_2);
+        EventBatch b = ion2.decode(read(Fixtures2.DIR, "batch-join-by-reference.zki"), "join");
+
+        assertEquals(Fixtures2.joinByReference(), b);
+
+        JoinedEventData d = JoinedEventData.decode(b.events().get(0).data(), "join event");
+
+        assertEquals(null, d.joinData);
+        assertEquals(Fixtures2.joinedRecord(), NodeRecord.decode(d.record, "record"));
+
+        TopologySnapshotCodec.Snapshot s = new TopologySnapshotCodec(ion, new CopyStats())
+            .decode(read(Fixtures2.DIR, "snapshot-by-reference.zki"), "snapshot");
+
+        assertEquals(Fixtures2.snapshotNodes(), s.nodes);
+    }
+
     private static byte[] read(String name) throws IOException {
-        try (InputStream in = GoldenFixturesTest.class.getClassLoader().getResourceAsStream(Fixtures.DIR + name)) {
+        return read(Fixtures.DIR, name);
+    }
+
+    private static byte[] read(String dir, String name) throws IOException {
+        try (InputStream in = GoldenFixturesTest.class.getClassLoader().getResourceAsStream(dir + name)) {
             assertNotNull("Missing fixture " + name, in);
 
             return in.readAllBytes();
