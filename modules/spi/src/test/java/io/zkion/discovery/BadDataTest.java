@@ -41,6 +41,34 @@ public class BadDataTest extends ZkIonTestSupport {
             && Ignition.state(s2.name()) != IgniteState.STARTED);
     }
 
+    /** A join event naming a data znode that is not there: members stop and say which, never skip the join. */
+    @Test(timeout = 120_000) public void joinWithoutItsDataZnodeIsReportedByName() throws Exception {
+        Ignite s1 = start(config("s1", false).setGridLogger(new Capturing()));
+        Ignite s2 = start(config("s2", false).setGridLogger(new Capturing()));
+        java.util.UUID ghost = java.util.UUID.randomUUID();
+
+        try (CuratorFramework foreign = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            foreign.start();
+
+            io.zkion.discovery.codec.zip.StreamingZip zip = io.zkion.discovery.codec.zip.StreamingZip.defaults();
+            io.zkion.discovery.codec.msg.ClusterState state = new io.zkion.discovery.codec.msg.ControlCodec(zip)
+                .decodeState(foreign.getData().forPath(root + "/state"), "state");
+            byte[] record = io.zkion.discovery.codec.ion.NodeRecord.byReference(ghost, state.topVer + 1, false).encode();
+            io.zkion.discovery.codec.event.EventBatch entry = new io.zkion.discovery.codec.event.EventBatch(state.clusterId,
+                state.topVer + 1, 0, List.of(io.zkion.discovery.codec.event.DiscoveryEvent.joined(0, state.topVer + 1, ghost,
+                    new io.zkion.discovery.codec.ion.JoinedEventData(record, null).encode())));
+
+            foreign.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(root + "/log/e-",
+                new io.zkion.discovery.codec.ion.IonEventFormat(zip, io.zkion.discovery.codec.event.FormatId.ION_2).encode(entry));
+        }
+
+        String missing = root + "/nodes/" + ghost;
+
+        await("an error naming " + missing, 30_000, () -> errors.stream().anyMatch(m -> m.contains(missing)));
+        await("nodes stopped", 60_000, () -> Ignition.state(s1.name()) != IgniteState.STARTED
+            && Ignition.state(s2.name()) != IgniteState.STARTED);
+    }
+
     @Test(timeout = 60_000) public void stockLayoutUnderTheRootIsRefused() throws Exception {
         try (CuratorFramework foreign = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
             foreign.start();

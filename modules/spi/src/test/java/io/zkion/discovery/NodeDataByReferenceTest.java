@@ -48,6 +48,10 @@ public class NodeDataByReferenceTest extends ZkIonTestSupport {
 
             Ignition.stop(old.name(), true);
 
+            // A joiner writes by reference once the cluster writes ion-2 again: after the old node's exit is logged.
+            for (Ignite n : List.of(s1, s2, s4))
+                await(n.name() + " sees 3", 30_000, () -> n.cluster().nodes().size() == 3);
+
             Ignite s5 = start("s5");
 
             for (Ignite n : List.of(s1, s2, s4, s5))

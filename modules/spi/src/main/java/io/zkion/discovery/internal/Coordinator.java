@@ -122,8 +122,9 @@ final class Coordinator implements AutoCloseable {
     private final Map<String, UUID> aliveIds = new HashMap<>();
 
     /**
-     * Set when a node's data znode may have become garbage (a node left, a joiner vanished, or this node just took
-     * over): the next step where every member has caught up removes those of nodes neither in nor joining the cluster.
+     * Set when a data znode may be left over (a joiner vanished, or this node just took over): the next step removes
+     * those of nodes neither in the cluster, nor joining, nor taken out by an entry not trimmed yet. The data of a node
+     * that left goes when its departure entry is trimmed, once every member is past it.
      */
     private boolean sweepNodes = true;
 
@@ -331,7 +332,6 @@ final class Coordinator implements AutoCloseable {
             return;
 
         append(events, ops, next(topVer, currentFormat(aliveNow)), new HashMap<>());
-        sweepNodes = true;
 
         // An answer the joiner never read and removed, if it died right after its join: after the commit, off the
         // path of the departure itself.
@@ -618,16 +618,15 @@ final class Coordinator implements AutoCloseable {
         log.warning("Refusing node " + id + ": " + reason);
 
         List<CuratorOp> ops = new ArrayList<>(store.deleteOps(paths.join(id), p.manifest));
-        byte[] dataZnode = store.rawData(paths.node(id));
-
-        if (dataZnode != null)
-            ops.addAll(store.deleteOps(paths.node(id), dataZnode));
         ZkStore.Prepared answer = store.create(paths.joined(id), codec.encode(JoinResult.rejected(reason)), CreateMode.PERSISTENT);
 
         ops.addAll(answer.ops);
 
         commitFenced(ops);
         rejected.add(id);
+
+        // Apart from the commit: a data znode that is corrupt or lost parts must not hold the refusal up.
+        store.deleteQuietly(paths.node(id));
     }
 
     // ---- Queued custom messages become log entries, in the order they were sent.
@@ -792,9 +791,6 @@ final class Coordinator implements AutoCloseable {
             }
         }
 
-        // Every member has applied all this node did: no one reads the data znode of a node out of the cluster.
-        boolean caughtUp = minAck >= member.lastEventId();
-
         if (!trimmed.isEmpty()) {
             if (acks.isEmpty())
                 commitFenced(ops);
@@ -803,46 +799,65 @@ final class Coordinator implements AutoCloseable {
 
             member.onTrimmed(trimmed);
             metrics.onTrimmed(trimmed.size());
+
+            // Every member is past these entries: none will apply the join of a node they took out again. Apart from
+            // the commit, so that a data znode which is corrupt or lost parts holds no trim up; one missed here
+            // (this node dying first) is swept.
+            for (LogEntry e : trimmed) {
+                for (UUID id : e.departed)
+                    store.deleteQuietly(paths.node(id));
+            }
         }
 
-        if (sweepNodes && caughtUp)
+        if (sweepNodes)
             sweepNodeData();
     }
 
-    /** Removes the data znodes of nodes neither in the topology nor joining; fenced, like every commit. */
+    /**
+     * Removes the data znodes of nodes neither in the topology, nor joining, nor taken out by an entry some member
+     * may not have applied yet: of joiners that gave up, and any a trim missed. Each goes in its own fenced commit,
+     * so that one which is corrupt, lost parts or went meanwhile holds none of the others up.
+     */
     private void sweepNodeData() throws Exception {
-        List<CuratorOp> ops = new ArrayList<>();
-        int count = 0;
+        Set<UUID> departing = member.departedUntrimmed();
+        int removed = 0;
+
+        sweepNodes = false; // Before listing: a joiner vanishing meanwhile sets it again.
 
         for (String name : store.dataZnodesNotJoining()) {
             UUID id = ZkPaths.nodeId(name);
 
-            if (id == null || member.topology().contains(id))
+            if (id == null || member.topology().contains(id) || departing.contains(id))
                 continue;
 
-            if (count++ == MAX_TRIM) {
+            if (removed == MAX_TRIM) {
+                sweepNodes = true;
                 trigger.run(); // The rest next step.
-                break;
+                return;
             }
 
-            byte[] raw = store.rawData(paths.node(id));
+            String path = paths.node(id);
 
-            if (raw != null)
-                ops.addAll(store.deleteOps(paths.node(id), raw));
-        }
-
-        if (!ops.isEmpty()) {
             try {
-                commitFenced(ops);
+                byte[] raw = store.rawData(path);
+
+                if (raw != null)
+                    commitFenced(store.deleteOps(path, raw));
             }
-            catch (KeeperException.NoNodeException raced) {
-                return; // One went meanwhile: again next step.
+            catch (KeeperException.NoNodeException | io.zkion.discovery.zk.ZkDataException partsGoneOrCorrupt) {
+                try {
+                    commitFenced(Collections.singletonList(store.deleteOp(path)));
+                }
+                catch (KeeperException.NoNodeException gone) {
+                    // Went meanwhile.
+                }
             }
 
-            log.info("Removed the data znodes of " + Math.min(count, MAX_TRIM) + " node(s) out of the cluster");
+            removed++;
         }
 
-        sweepNodes = count > MAX_TRIM;
+        if (removed > 0)
+            log.info("Removed the data znodes of " + removed + " node(s) no longer in or joining the cluster");
     }
 
     // ---- Writing.

@@ -100,7 +100,18 @@ final class Joiner {
 
         store.deleteQuietly(paths.joined(id)); // An answer left from an earlier attempt with this id.
 
-        ZkStore.Prepared req = store.create(paths.join(id), request, CreateMode.EPHEMERAL);
+        ZkStore.Prepared req;
+
+        try {
+            req = store.create(paths.join(id), request, CreateMode.EPHEMERAL);
+        }
+        catch (Exception e) {
+            if (data != null)
+                store.discard(data);
+
+            throw e;
+        }
+
         List<CuratorOp> ops = new ArrayList<>(req.ops);
 
         if (data != null)
@@ -123,14 +134,17 @@ final class Joiner {
         awaitAnswer(members, readable);
     }
 
-    /** @return Whether the cluster writes ion-2, so this node's data goes to its data znode. */
+    /**
+     * @return Whether a cluster is there and writes ion-2, so this node's data goes to its data znode. Without a
+     *      cluster state the next founder may be a node of an older release, which reads only whole requests.
+     */
     private boolean writesByReference() throws Exception {
         if (!formats.readable().contains(FormatId.ION_2))
             return false;
 
-        byte[] g = store.read(paths.gate);
+        byte[] s = store.read(paths.state);
 
-        return g != null && FormatId.ION_2.wireName().equals(codec.decodeGate(g, paths.gate).format);
+        return s != null && FormatId.ION_2.wireName().equals(codec.decodeState(s, paths.state).format);
     }
 
     private void awaitAnswer(MemberFactory members, List<String> readable) throws Exception {
@@ -218,9 +232,12 @@ final class Joiner {
 
         local.order(1);
 
-        // The founder's data znode, if it wrote one, serves later joiners' snapshots as any member's does.
+        // In ion-2 the founder's data znode serves later joiners' snapshots as any member's does.
         byte[] ownData = store.rawData(paths.node(id));
-        boolean byRef = ownData != null && FormatId.ION_2.wireName().equals(format);
+        boolean byRef = FormatId.ION_2.wireName().equals(format);
+        ZkStore.Prepared dataZnode = byRef && ownData == null ? store.create(paths.node(id),
+            codec.encode(new NodeData(objects.marshal(local), objects.marshal(new HashMap<Integer, Serializable>()))),
+            CreateMode.PERSISTENT) : null;
         byte[] record = byRef ? NodeRecord.byReference(id, 1, false).encode()
             : new NodeRecord(id, 1, false, objects.marshal(local)).encode();
         EventBatch batch = new EventBatch(state.clusterId, 1, 0, Collections.singletonList(
@@ -237,6 +254,9 @@ final class Joiner {
 
         if (ownData != null && !byRef) // The founder's record carries the node itself.
             ops.addAll(store.deleteOps(paths.node(id), ownData));
+
+        if (dataZnode != null)
+            ops.addAll(dataZnode.ops);
         ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(false, formats.wireNames(), 1))));
         // A dead cluster may have left the gate closed; members write in the new cluster's format.
         ops.add(store.setDataOp(paths.gate, codec.encode(new GateState(true, format))));
@@ -248,6 +268,9 @@ final class Joiner {
         }
         catch (KeeperException.NodeExistsException | KeeperException.BadVersionException raced) {
             store.discard(logEntry); // A definite refusal: nothing of this multi committed.
+
+            if (dataZnode != null)
+                store.discard(dataZnode);
             local.clearOrder(); // Not ours after all: keep waiting for the coordinator.
 
             return false;

@@ -4,8 +4,10 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import io.zkion.discovery.codec.CodecException;
@@ -302,9 +304,37 @@ final class Member {
 
             EventBatch b = decode(p.data, path);
 
-            if (!b.events().isEmpty())
-                entries.put(seq, new LogEntry(seq, path, absoluteId(seq, b.eventIdCounter()), Collections.emptyList(), p.manifest));
+            if (!b.events().isEmpty()) {
+                entries.put(seq, new LogEntry(seq, path, absoluteId(seq, b.eventIdCounter()), Collections.emptyList(),
+                    departed(b), p.manifest));
+            }
         }
+    }
+
+    /** @return The nodes {@code b} takes out of the topology. */
+    private static List<UUID> departed(EventBatch b) {
+        List<UUID> out = null;
+
+        for (DiscoveryEvent e : b.events()) {
+            if (e.kind() == EventKind.NODE_LEFT || e.kind() == EventKind.NODE_FAILED) {
+                if (out == null)
+                    out = new ArrayList<>(1);
+
+                out.add(e.nodeId());
+            }
+        }
+
+        return out == null ? Collections.emptyList() : out;
+    }
+
+    /** @return Nodes taken out of the topology by entries not trimmed yet: some member may still need their data. */
+    Set<UUID> departedUntrimmed() {
+        Set<UUID> out = new HashSet<>();
+
+        for (LogEntry e : entries.values())
+            out.addAll(e.departed);
+
+        return out;
     }
 
     /** Forgets entries the coordinator (this node) just trimmed. */
@@ -367,7 +397,7 @@ final class Member {
         if (!batch.events().isEmpty()) {
             long last = absoluteId(seq, batch.events().get(batch.events().size() - 1).eventId());
 
-            entries.put(seq, new LogEntry(seq, path, last, customIds, manifest));
+            entries.put(seq, new LogEntry(seq, path, last, customIds, departed(batch), manifest));
         }
 
         return applied;
@@ -384,8 +414,7 @@ final class Member {
             node = pre.node; // The coordinator's own join: it has the node, and exchanged its data already.
         else {
             // In ion-2 the node and its joining data are in its data znode, written once by the joiner.
-            NodeData nd = rec.byReference() || d.joinData == null
-                ? nodeData.read(rec.id(), path + " join of " + rec.id()) : null;
+            NodeData nd = rec.byReference() || d.joinData == null ? readNodeData(rec.id(), path) : null;
 
             node = objects.unmarshal(rec.byReference() ? nd.node : rec.data(), path + " node " + rec.id());
 
@@ -405,6 +434,16 @@ final class Member {
         topology = topology.withJoined(e.topVer(), node, d.record);
 
         notifier.joined(e.topVer(), node, topology.nodes());
+    }
+
+    /** Like a corrupt entry, a join whose node cannot be read stops this node: skipping it would fork its view. */
+    private NodeData readNodeData(UUID id, String path) throws Exception {
+        try {
+            return nodeData.read(id, path + " join of " + id);
+        }
+        catch (CodecException | ZkDataException e) {
+            throw new IgniteSpiException("Cannot apply a join: " + e.getMessage(), e);
+        }
     }
 
     private void onRemoved(DiscoveryEvent e) {

@@ -335,13 +335,35 @@ public final class ZkIonDiscovery {
         return false;
     }
 
-    /** The last node out takes the cluster's persistent nodes with it. */
+    /**
+     * The last node out takes the cluster's persistent nodes with it. A node joining meanwhile keeps its request,
+     * its data znode and their parts: it founds the next cluster or joins one.
+     */
     private void removeCluster() {
+        java.util.Set<String> joiningParts = new java.util.HashSet<>();
+
+        try {
+            for (String name : store.children(paths.join)) {
+                joiningParts.addAll(store.partsOf(paths.join + "/" + name));
+                joiningParts.addAll(store.partsOf(paths.nodes + "/" + name));
+            }
+        }
+        catch (Exception e) {
+            log.warning("Failed to list the joining nodes' parts; leaving " + paths.parts + " as it is: " + e);
+            joiningParts = null;
+        }
+
         for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left, paths.nodes, paths.parts}) {
+            if (dir.equals(paths.parts) && joiningParts == null)
+                continue;
+
             try {
-                // A node joining meanwhile keeps its data: it founds the next cluster or joins one.
-                for (String name : dir.equals(paths.nodes) ? store.dataZnodesNotJoining() : store.children(dir))
-                    store.deleteQuietly(dir + "/" + name);
+                for (String name : dir.equals(paths.nodes) ? store.dataZnodesNotJoining() : store.children(dir)) {
+                    String path = dir + "/" + name;
+
+                    if (joiningParts == null || !joiningParts.contains(path))
+                        store.deleteQuietly(path);
+                }
             }
             catch (Exception e) {
                 log.warning("Failed to clean " + dir + ": " + e);

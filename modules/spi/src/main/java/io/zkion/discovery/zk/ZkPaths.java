@@ -10,7 +10,7 @@ import java.util.UUID;
  * alive/&lt;id&gt;         ephemeral    one per live node (joining or joined): formats it reads, its ack
  * join/&lt;id&gt;          ephemeral    a joining node's request; gone with its session if it dies first
  * nodes/&lt;id&gt;         persistent   in ion-2, a node's marshalled self and joining data, written once by the
- *                                 joiner; removed once it is out and every member has caught up
+ *                                 joiner; removed when the entry that took the node out is trimmed
  * joined/&lt;id&gt;        persistent   the coordinator's answer: rejection, or the state to start from
  * left/&lt;id&gt;          persistent   written by a node stopping gracefully: its exit is NODE_LEFT
  * custom/c-&lt;seq&gt;     persistent   custom messages for the coordinator to log: mutable ones, and those

@@ -286,6 +286,22 @@ public final class ZkStore {
         return ops;
     }
 
+    /** @return The paths of the parts {@code path} names, if it is a manifest; empty otherwise, or if it is gone. */
+    public List<String> partsOf(String path) throws Exception {
+        byte[] raw = rawData(path);
+
+        if (!PartsManifest.isManifest(raw))
+            return Collections.emptyList();
+
+        PartsManifest m = PartsManifest.decode(raw, path);
+        List<String> out = new ArrayList<>(m.count);
+
+        for (int k = 0; k < m.count; k++)
+            out.add(m.partPath(paths, k));
+
+        return out;
+    }
+
     /** @return The raw data of a node (a manifest is not resolved), or null if there is none. */
     public byte[] rawData(String path) throws Exception {
         try {
@@ -354,7 +370,10 @@ public final class ZkStore {
         client.setData().forPath(path, data);
     }
 
-    /** Deletes a node and, if it is a manifest, its parts; quietly does nothing if it is gone. */
+    /**
+     * Deletes a node and, if it is a manifest, its parts; quietly does nothing if it is gone. A manifest whose
+     * parts are missing, or that is corrupt, does not keep the node itself: it is deleted alone.
+     */
     public void deleteQuietly(String path) {
         try {
             byte[] raw = rawData(path);
@@ -362,8 +381,13 @@ public final class ZkStore {
             if (raw != null)
                 commit(deleteOps(path, raw));
         }
-        catch (Exception ignored) {
-            // Gone already, or cleanup for another time.
+        catch (Exception partsGoneOrCorrupt) {
+            try {
+                client.delete().forPath(path);
+            }
+            catch (Exception ignored) {
+                // Gone already, or cleanup for another time.
+            }
         }
     }
 }
