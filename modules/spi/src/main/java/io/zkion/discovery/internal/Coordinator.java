@@ -63,6 +63,9 @@ import org.apache.zookeeper.data.Stat;
  * the work and opens the gate with its commit. Members' appends check the gate's version, so none lands between.
  */
 final class Coordinator implements AutoCloseable {
+    /** How a refusal of a join request this coordinator cannot read starts; older releases word it the same. */
+    static final String UNREADABLE_REQUEST = "The coordinator could not read the join request";
+
     /** Custom messages batched into one entry at most. */
     private static final int MAX_BATCH = 64;
 
@@ -459,7 +462,7 @@ final class Coordinator implements AutoCloseable {
             joinData = objects.unmarshal(reqJoinData, what + " joining data");
         }
         catch (RuntimeException ex) { // Corrupt data, a missing data znode, or unreadable parts.
-            reject(id, p, "The coordinator could not read the join request: " + ex.getMessage());
+            reject(id, p, UNREADABLE_REQUEST + ": " + ex.getMessage());
             return null;
         }
 

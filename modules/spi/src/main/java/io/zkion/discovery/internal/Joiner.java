@@ -85,13 +85,35 @@ final class Joiner {
         if (store.exists(paths.alive(id)))
             throw new IgniteSpiException("Node with the same ID already exists: " + id + " (" + paths.alive(id) + " is alive)");
 
-        List<String> readable = formats.wireNames();
         Object creds = local.credentials();
         byte[] nodeBytes = objects.marshal(local);
         byte[] joinData = joiningData();
         byte[] credBytes = creds == null ? null : objects.marshal(creds);
+        boolean byRef = writesByReference();
+
+        try {
+            attempt(members, nodeBytes, joinData, credBytes, byRef);
+        }
+        catch (IgniteSpiException e) {
+            // A coordinator of an older release reads only whole requests (or this node's data znode went): once more
+            // with one.
+            if (!byRef || e.getMessage() == null || !e.getMessage().startsWith(Coordinator.UNREADABLE_REQUEST))
+                throw e;
+
+            log.info("The coordinator could not read this node's join request by reference; asking again with the node"
+                + " in the request [node=" + id + ", reason=" + e.getMessage() + ']');
+            store.deleteQuietly(paths.node(id));
+            attempt(members, nodeBytes, joinData, credBytes, false);
+        }
+    }
+
+    /** One join request, answered or refused. */
+    private void attempt(MemberFactory members, byte[] nodeBytes, byte[] joinData, byte[] credBytes, boolean byRef)
+        throws Exception {
+        UUID id = local.id();
+        List<String> readable = formats.wireNames();
         // In ion-2 the node and its data go to its data znode, written once for everyone who needs them.
-        ZkStore.Prepared data = writesByReference()
+        ZkStore.Prepared data = byRef
             ? store.create(paths.node(id), codec.encode(new NodeData(nodeBytes, joinData)), CreateMode.PERSISTENT)
             : null;
         byte[] request = codec.encode(data == null
@@ -135,16 +157,17 @@ final class Joiner {
     }
 
     /**
-     * @return Whether a cluster is there and writes ion-2, so this node's data goes to its data znode. Without a
-     *      cluster state the next founder may be a node of an older release, which reads only whole requests.
+     * @return Whether the cluster writes ion-2, as the gate says, so this node's data goes to its data znode. The
+     *      gate outlives a stopped cluster; should a node of an older release found the next one, its refusal of
+     *      the request sends this node back with a whole one.
      */
     private boolean writesByReference() throws Exception {
         if (!formats.readable().contains(FormatId.ION_2))
             return false;
 
-        byte[] s = store.read(paths.state);
+        byte[] g = store.read(paths.gate);
 
-        return s != null && FormatId.ION_2.wireName().equals(codec.decodeState(s, paths.state).format);
+        return g != null && FormatId.ION_2.wireName().equals(codec.decodeGate(g, paths.gate).format);
     }
 
     private void awaitAnswer(MemberFactory members, List<String> readable) throws Exception {
