@@ -104,6 +104,48 @@ public class CustomMessageTest extends ZkIonTestSupport {
         assertEquals(List.of("ack changed by s1"), got.get("c1"));
     }
 
+    /**
+     * A send that reached the log twice, as a connection lost after ZooKeeper applied an append makes Curator send
+     * it again (played here by a bare client writing the same entry twice): every node delivers it once, and its ack
+     * comes once.
+     */
+    @Test(timeout = 120_000) public void aSendWrittenTwiceIsDeliveredOnce() throws Exception {
+        List<Ignite> all = List.of(start("s1"), start("s2"), startClient("c1"));
+
+        for (Ignite n : all)
+            listen(n);
+
+        Ignite sender = all.get(1);
+        io.zkion.discovery.codec.zip.StreamingZip zip = io.zkion.discovery.codec.zip.StreamingZip.defaults();
+        byte[] msg = new io.zkion.discovery.internal.ObjectCodec(
+            ((IgniteEx)sender).context().marshallerContext().jdkMarshaller(), zip.stored(), getClass().getClassLoader())
+            .marshal(new org.apache.ignite.internal.managers.discovery.CustomMessageWrapper(new Ping("twice")));
+
+        try (org.apache.curator.framework.CuratorFramework zkc = org.apache.curator.framework.CuratorFrameworkFactory
+            .newClient(zk.getConnectString(), new org.apache.curator.retry.RetryOneTime(100))) {
+            zkc.start();
+
+            java.util.UUID cluster = new io.zkion.discovery.codec.msg.ControlCodec(zip)
+                .decodeState(zkc.getData().forPath(root + "/state"), "state").clusterId;
+            byte[] entry = new io.zkion.discovery.codec.ion.IonEventFormat(zip, io.zkion.discovery.codec.event.FormatId.ION_2)
+                .encode(new io.zkion.discovery.codec.event.EventBatch(cluster, 0, 0, List.of(
+                    io.zkion.discovery.codec.event.DiscoveryEvent.custom(0, 0, sender.cluster().localNode().id(), msg))));
+
+            for (int i = 0; i < 2; i++)
+                zkc.create().withMode(org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL).forPath(root + "/log/e-", entry);
+        }
+
+        ((IgniteEx)sender).context().discovery().sendCustomEvent(new Ping("after"));
+
+        for (Ignite n : all)
+            await(n.name() + " got both acks", 30_000, () -> seen.get(n.name()).containsAll(List.of("ack twice", "ack after")));
+
+        for (Ignite n : all) {
+            assertEquals(n.name(), List.of("twice", "after"), pings(n.name()));
+            assertEquals(n.name(), 1, seen.get(n.name()).stream().filter("ack twice"::equals).count());
+        }
+    }
+
     private void listen(Ignite n) {
         List<String> l = new CopyOnWriteArrayList<>();
 

@@ -693,6 +693,14 @@ final class Coordinator implements AutoCloseable {
                     evtId = -1;
                 }
 
+                // Delivered here before it is logged: a second copy of a send must be caught before, not by members.
+                if (member.deliveredAlready(msg)) {
+                    log.warning("Dropping " + path + ": its message was delivered already (a send replayed after a"
+                        + " lost connection is written twice)");
+                    commitFenced(store.deleteOps(path, p.manifest));
+                    continue;
+                }
+
                 mutable(path, p, req, sender, msg);
                 continue;
             }

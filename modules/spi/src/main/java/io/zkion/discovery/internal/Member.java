@@ -74,6 +74,9 @@ final class Member {
     /** Custom messages delivered and not yet trimmed, by event id: their acks are due once all nodes have them. */
     private final TreeMap<Long, DiscoverySpiCustomMessage> pendingAcks = new TreeMap<>();
 
+    /** The ids of the custom messages delivered last, to deliver once a send that was written twice. */
+    private final DeliveredIds delivered = new DeliveredIds();
+
     Member(ZkStore store, EventFormats formats, ObjectCodec objects, NodeDataReader nodeData, Notifier notifier,
         DiscoveryHost host, DiscoveryMetrics metrics, ZkIonClusterNode local) {
         this.store = store;
@@ -337,6 +340,11 @@ final class Member {
         return out;
     }
 
+    /** @return Whether a message with the id of {@code msg} was delivered here lately: a second copy of a send. */
+    boolean deliveredAlready(DiscoverySpiCustomMessage msg) {
+        return delivered.contains(msg);
+    }
+
     /** Forgets entries the coordinator (this node) just trimmed. */
     void onTrimmed(List<LogEntry> trimmed) {
         for (LogEntry e : trimmed)
@@ -481,6 +489,14 @@ final class Member {
         }
 
         DiscoverySpiCustomMessage msg = pre != null ? pre.msg : objects.unmarshal(e.data(), path + " custom event " + id);
+
+        // Every node applies the same log, so every node that saw the first copy skips the second alike.
+        if (e.kind() == EventKind.CUSTOM && !delivered.add(msg)) {
+            log.warning("Skipping custom event " + id + " in " + path + ": its message " + DeliveredIds.id(msg)
+                + " was delivered already (a send replayed after a lost connection is written twice)");
+
+            return false;
+        }
 
         if (pre == null || !pre.delivered)
             notifier.custom(topology.topVer(), sender, topology.nodes(), msg);
