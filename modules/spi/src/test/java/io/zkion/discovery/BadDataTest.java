@@ -110,7 +110,8 @@ public class BadDataTest extends ZkIonTestSupport {
 
             assertTrue(!r.ok());
             assertTrue(r.rejection, r.rejection.contains(root + "/nodes/" + id));
-            assertTrue("The refused joiner's data znode is removed", !exists(joiner, root + "/nodes/" + id));
+            // Removed right after the refusal is committed, apart from it.
+            await("the refused joiner's data znode removed", 10_000, () -> !exists(joiner, root + "/nodes/" + id));
         }
 
         start("s2");
