@@ -77,8 +77,9 @@ check() {
   local out; out=$(java -cp "$cp" io.zkion.discovery.tools.IonStateDump "$zk_connect" "$root" 2>/dev/null) || return 1
   [ "${1:-}" = quiet ] || echo "$out"
   # Three alive nodes, all of them joined (ack past zero).
-  echo "$out" | grep -q "/alive: 3 node(s)" || return 1
-  [ "$(echo "$out" | grep -c 'ack:[1-9]')" = 3 ]
+  # Here-strings, not pipes: with pipefail, grep -q closing a pipe early fails the echo feeding a large dump.
+  grep -q "/alive: 3 node(s)" <<< "$out" || return 1
+  [ "$(grep -c 'ack:[1-9]' <<< "$out")" = 3 ]
 }
 
 down() {

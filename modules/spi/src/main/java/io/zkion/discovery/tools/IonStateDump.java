@@ -46,11 +46,23 @@ public final class IonStateDump {
             Collections.sort(names);
             sb.append("\n// ").append(dir).append(": ").append(names.size()).append(" node(s)\n");
 
-            for (String n : names)
-                node(sb, dir + "/" + n);
+            for (String n : names) {
+                if (dir.equals(paths.nodes))
+                    size(sb, dir + "/" + n);
+                else
+                    node(sb, dir + "/" + n);
+            }
         }
 
         return sb.toString();
+    }
+
+    /** A data znode holds two JDK-serialized blobs, kilobytes each per node: its size says enough. */
+    private void size(StringBuilder sb, String path) throws Exception {
+        byte[] data = store.read(path);
+
+        sb.append("// ").append(path).append(data == null ? ": gone" : " (" + data.length + " bytes: the node and its"
+            + " joining data, JDK-serialized)").append('\n');
     }
 
     private void node(StringBuilder sb, String path) throws Exception {
