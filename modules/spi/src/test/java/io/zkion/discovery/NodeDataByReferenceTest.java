@@ -77,6 +77,50 @@ public class NodeDataByReferenceTest extends ZkIonTestSupport {
         }
     }
 
+    /**
+     * The coordinator cannot read a joiner's data znode (as a coordinator of an older release cannot read a request
+     * by reference): it refuses the request as unreadable, and the joiner asks once more with a whole one.
+     */
+    @Test(timeout = 120_000) public void joinerRefusedAsUnreadableAsksAgainWhole() throws Exception {
+        Ignite s1 = start("s1");
+        String s1Id = s1.cluster().localNode().id().toString();
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+
+        // A mutable message holds the coordinator's discovery thread in its listener: no join is handled meanwhile.
+        ((org.apache.ignite.internal.IgniteEx)s1).context().discovery().setCustomEventListener(CustomMessageTest.Mutable.class,
+            (topVer, snd, msg) -> {
+                try {
+                    release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                }
+                catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+        ((org.apache.ignite.internal.IgniteEx)s1).context().discovery().sendCustomEvent(new CustomMessageTest.Mutable());
+
+        java.util.concurrent.CompletableFuture<Ignite> s2 = java.util.concurrent.CompletableFuture.supplyAsync(() -> start("s2"));
+
+        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            zkc.start();
+
+            await("s2's data znode", 30_000, () -> dataZnodes(zkc).size() == 2);
+
+            String s2Id = dataZnodes(zkc).stream().filter(n -> !n.equals(s1Id)).findFirst().get();
+
+            zkc.setData().forPath(root + "/nodes/" + s2Id, "ZK\u0001\u0001not zlib".getBytes());
+            release.countDown();
+
+            Ignite joined = s2.get(60, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertEquals(s2Id, joined.cluster().localNode().id().toString());
+            await("2 nodes", 30_000, () -> s1.cluster().nodes().size() == 2 && joined.cluster().nodes().size() == 2);
+            assertEquals("s2 joined with a whole request: no data znode", Set.of(s1Id), dataZnodes(zkc));
+        }
+        finally {
+            release.countDown();
+        }
+    }
+
     private static Set<String> ids(Ignite... nodes) {
         Set<String> out = new TreeSet<>();
 

@@ -131,8 +131,11 @@ final class Coordinator implements AutoCloseable {
      */
     private boolean sweepNodes = true;
 
-    /** Joins refused; their alive nodes stay until the joiner reads the answer and leaves. */
-    private final Set<UUID> rejected = new HashSet<>();
+    /**
+     * Joins refused, with the creation zxid of the joiner's alive znode then: that znode stays until the joiner reads
+     * the answer and leaves. A joiner that asks again (with a whole request after one by reference) makes a new one.
+     */
+    private final Map<UUID, Long> rejected = new HashMap<>();
 
     Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
@@ -345,12 +348,14 @@ final class Coordinator implements AutoCloseable {
     // ---- New alive nodes with a join request become NODE_JOINED, or are refused.
 
     private void joins(Map<UUID, ChildData> aliveNow) throws Exception {
-        rejected.retainAll(aliveNow.keySet());
+        rejected.keySet().retainAll(aliveNow.keySet());
 
         Map<UUID, ZkStore.Payload> requests = new LinkedHashMap<>();
 
         for (UUID id : aliveNow.keySet()) {
-            if (member.topology().contains(id) || rejected.contains(id))
+            Long refused = rejected.get(id);
+
+            if (member.topology().contains(id) || (refused != null && refused == czxid(aliveNow.get(id))))
                 continue;
 
             ZkStore.Payload p;
@@ -360,7 +365,7 @@ final class Coordinator implements AutoCloseable {
             }
             catch (io.zkion.discovery.zk.ZkDataException bad) {
                 log.error("Ignoring an unreadable join request: " + bad.getMessage());
-                rejected.add(id);
+                rejected.put(id, czxid(aliveNow.get(id)));
                 continue;
             }
 
@@ -462,7 +467,7 @@ final class Coordinator implements AutoCloseable {
             joinData = objects.unmarshal(reqJoinData, what + " joining data");
         }
         catch (RuntimeException ex) { // Corrupt data, a missing data znode, or unreadable parts.
-            reject(id, p, UNREADABLE_REQUEST + ": " + ex.getMessage());
+            reject(id, p, aliveNow, UNREADABLE_REQUEST + ": " + ex.getMessage());
             return null;
         }
 
@@ -471,7 +476,7 @@ final class Coordinator implements AutoCloseable {
         String err = validate(node, joinData, req, format, attrsChanged);
 
         if (err != null) {
-            reject(id, p, err);
+            reject(id, p, aliveNow, err);
             return null;
         }
 
@@ -617,7 +622,11 @@ final class Coordinator implements AutoCloseable {
             : record;
     }
 
-    private void reject(UUID id, ZkStore.Payload p, String reason) throws Exception {
+    private static long czxid(ChildData d) {
+        return d == null || d.getStat() == null ? -1 : d.getStat().getCzxid();
+    }
+
+    private void reject(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow, String reason) throws Exception {
         log.warning("Refusing node " + id + ": " + reason);
 
         List<CuratorOp> ops = new ArrayList<>(store.deleteOps(paths.join(id), p.manifest));
@@ -626,7 +635,7 @@ final class Coordinator implements AutoCloseable {
         ops.addAll(answer.ops);
 
         commitFenced(ops);
-        rejected.add(id);
+        rejected.put(id, czxid(aliveNow.get(id)));
 
         // Apart from the commit: a data znode that is corrupt or lost parts must not hold the refusal up.
         store.deleteQuietly(paths.node(id));
