@@ -364,8 +364,7 @@ final class Coordinator implements AutoCloseable {
                 p = store.readPayload(paths.join(id));
             }
             catch (io.zkion.discovery.zk.ZkDataException bad) {
-                log.error("Ignoring an unreadable join request: " + bad.getMessage());
-                rejected.put(id, czxid(aliveNow.get(id)));
+                refuseUnreadable(id, aliveNow, bad.getMessage());
                 continue;
             }
 
@@ -620,6 +619,24 @@ final class Coordinator implements AutoCloseable {
         return r.byReference()
             ? new NodeRecord(r.id(), r.order(), r.client(), objects.marshal(nodes.apply(r.id()))).encode()
             : record;
+    }
+
+    /** A request whose parts cannot be read gets a refusal too: a joiner must not wait for an answer forever. */
+    private void refuseUnreadable(UUID id, Map<UUID, ChildData> aliveNow, String why) throws Exception {
+        String reason = UNREADABLE_REQUEST + ": " + why;
+
+        log.warning("Refusing node " + id + ": " + reason);
+
+        try {
+            commitFenced(store.create(paths.joined(id), codec.encode(JoinResult.rejected(reason)), CreateMode.PERSISTENT).ops);
+        }
+        catch (KeeperException.NodeExistsException answered) {
+            // An answer is there already.
+        }
+
+        rejected.put(id, czxid(aliveNow.get(id)));
+        store.deleteQuietly(paths.join(id));
+        store.deleteQuietly(paths.node(id));
     }
 
     private static long czxid(ChildData d) {

@@ -9,8 +9,9 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 /**
  * The ids of the last custom messages a node delivered, in log order. When the connection drops after ZooKeeper
  * applied an append but before its answer arrived, Curator sends the append again, and the log holds the message
- * twice; every node that delivered the first copy knows its id and skips the second, as TcpDiscoverySpi skips a
- * message id it has processed.
+ * twice; every node that delivered the first copy knows its id and skips the second. (TcpDiscoverySpi also drops a
+ * message it has processed, by the id of its own envelope.) A node that joined between the copies never saw the
+ * first, and delivers the second.
  */
 final class DeliveredIds {
     /** A replay comes within the session timeout; at thousands of messages a second this still spans seconds. */

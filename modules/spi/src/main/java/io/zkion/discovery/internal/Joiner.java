@@ -51,6 +51,12 @@ final class Joiner {
     private final Notifier notifier;
     private final TopologySnapshotCodec snapshots;
     private final long joinTimeout;
+
+    /** Before a second, whole request: a coordinator sees this node's alive znode gone meanwhile. */
+    private static final long RETRY_PAUSE_MS = 1_000;
+
+    /** How long a second request waits for an answer when {@code joinTimeout} is 0 (forever). */
+    private static final long RETRY_WAIT_MS = 60_000;
     private final NodeDataReader nodeData;
     private final IgniteLogger log;
 
@@ -92,7 +98,7 @@ final class Joiner {
         boolean byRef = writesByReference();
 
         try {
-            attempt(members, nodeBytes, joinData, credBytes, byRef);
+            attempt(members, nodeBytes, joinData, credBytes, byRef, joinTimeout);
         }
         catch (IgniteSpiException e) {
             // A coordinator of an older release reads only whole requests (or this node's data znode went): once more
@@ -103,13 +109,17 @@ final class Joiner {
             log.info("The coordinator could not read this node's join request by reference; asking again with the node"
                 + " in the request [node=" + id + ", reason=" + e.getMessage() + ']');
             store.deleteQuietly(paths.node(id));
-            attempt(members, nodeBytes, joinData, credBytes, false);
+
+            // An older coordinator remembers the refusal by node id until it sees this node's alive znode gone: give it
+            // the time to, and do not wait forever for an answer it may never give.
+            Thread.sleep(RETRY_PAUSE_MS);
+            attempt(members, nodeBytes, joinData, credBytes, false, joinTimeout > 0 ? joinTimeout : RETRY_WAIT_MS);
         }
     }
 
-    /** One join request, answered or refused. */
-    private void attempt(MemberFactory members, byte[] nodeBytes, byte[] joinData, byte[] credBytes, boolean byRef)
-        throws Exception {
+    /** One join request, answered or refused; {@code timeout} 0 waits as long as it takes. */
+    private void attempt(MemberFactory members, byte[] nodeBytes, byte[] joinData, byte[] credBytes, boolean byRef,
+        long timeout) throws Exception {
         UUID id = local.id();
         List<String> readable = formats.wireNames();
         // In ion-2 the node and its data go to its data znode, written once for everyone who needs them.
@@ -153,7 +163,7 @@ final class Joiner {
 
         // A data znode left by a join that fails from here on is the coordinator's to remove: it may have
         // committed the join already, and members then read the node from it.
-        awaitAnswer(members, readable);
+        awaitAnswer(members, readable, timeout);
     }
 
     /**
@@ -170,7 +180,7 @@ final class Joiner {
         return g != null && FormatId.ION_2.wireName().equals(codec.decodeGate(g, paths.gate).format);
     }
 
-    private void awaitAnswer(MemberFactory members, List<String> readable) throws Exception {
+    private void awaitAnswer(MemberFactory members, List<String> readable, long timeout) throws Exception {
         UUID id = local.id();
 
         store.client().create().withMode(CreateMode.EPHEMERAL).forPath(paths.alive(id),
@@ -203,7 +213,13 @@ final class Joiner {
 
                 long now = System.currentTimeMillis();
 
-                if (joinTimeout > 0 && now - start > joinTimeout) {
+                if (timeout > 0 && now - start > timeout) {
+                    if (timeout != joinTimeout) {
+                        throw new IgniteSpiException("No answer within " + timeout + " ms to this node's second join"
+                            + " request, sent whole after the first was refused as unreadable: the coordinator may be"
+                            + " of an older release that still holds the refusal; restart this node");
+                    }
+
                     throw new IgniteSpiException("Failed to join the cluster within joinTimeout=" + joinTimeout
                         + " ms: no coordinator answered (is a server node running with the same zkRootPath "
                         + paths.root + "?)");
