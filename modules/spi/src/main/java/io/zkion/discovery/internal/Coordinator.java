@@ -89,6 +89,7 @@ final class Coordinator implements AutoCloseable {
     private final DiscoveryMetrics metrics;
     private final TopologySnapshotCodec snapshots;
     private final Notifier notifier;
+    private final NodeDataReader nodeData;
     private final IgniteLogger log;
 
     /** Schedules another step. */
@@ -152,6 +153,7 @@ final class Coordinator implements AutoCloseable {
         this.metrics = metrics;
         this.snapshots = snapshots;
         this.notifier = notifier;
+        this.nodeData = new NodeDataReader(store, codec);
         this.log = host.log();
 
         readState();
@@ -364,7 +366,7 @@ final class Coordinator implements AutoCloseable {
                 p = store.readPayload(paths.join(id));
             }
             catch (io.zkion.discovery.zk.ZkDataException bad) {
-                refuseUnreadable(id, aliveNow, bad.getMessage());
+                reject(id, null, aliveNow, UNREADABLE_REQUEST + ": " + bad.getMessage());
                 continue;
             }
 
@@ -451,12 +453,9 @@ final class Coordinator implements AutoCloseable {
             reqJoinData = req.joinData;
 
             if (req.byReference()) { // The joiner wrote itself to its data znode.
-                dataZnode = store.readPayload(paths.node(id));
+                dataZnode = nodeData.payload(id, what);
 
-                if (dataZnode == null)
-                    throw new io.zkion.discovery.codec.CorruptPayloadException(what + " refers to " + paths.node(id) + ", which is missing");
-
-                NodeData nd = codec.decodeNodeData(dataZnode.data, paths.node(id));
+                NodeData nd = nodeData.decode(id, dataZnode);
 
                 reqNode = nd.node;
                 reqJoinData = nd.joinData;
@@ -621,40 +620,37 @@ final class Coordinator implements AutoCloseable {
             : record;
     }
 
-    /** A request whose parts cannot be read gets a refusal too: a joiner must not wait for an answer forever. */
-    private void refuseUnreadable(UUID id, Map<UUID, ChildData> aliveNow, String why) throws Exception {
-        String reason = UNREADABLE_REQUEST + ": " + why;
-
-        log.warning("Refusing node " + id + ": " + reason);
-
-        try {
-            commitFenced(store.create(paths.joined(id), codec.encode(JoinResult.rejected(reason)), CreateMode.PERSISTENT).ops);
-        }
-        catch (KeeperException.NodeExistsException answered) {
-            // An answer is there already.
-        }
-
-        rejected.put(id, czxid(aliveNow.get(id)));
-        store.deleteQuietly(paths.join(id));
-        store.deleteQuietly(paths.node(id));
-    }
-
     private static long czxid(ChildData d) {
         return d == null || d.getStat() == null ? -1 : d.getStat().getCzxid();
     }
 
+    /**
+     * Answers a join with a refusal. {@code p} is null when the request's parts could not be read: then the request
+     * is removed apart from the commit, like the data znode, which may be corrupt or have lost parts too. A joiner
+     * must never wait for an answer that does not come.
+     */
     private void reject(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow, String reason) throws Exception {
         log.warning("Refusing node " + id + ": " + reason);
 
-        List<CuratorOp> ops = new ArrayList<>(store.deleteOps(paths.join(id), p.manifest));
+        List<CuratorOp> ops = new ArrayList<>(p == null ? Collections.emptyList() : store.deleteOps(paths.join(id), p.manifest));
         ZkStore.Prepared answer = store.create(paths.joined(id), codec.encode(JoinResult.rejected(reason)), CreateMode.PERSISTENT);
 
         ops.addAll(answer.ops);
 
-        commitFenced(ops);
+        try {
+            commitFenced(ops);
+        }
+        catch (KeeperException.NodeExistsException answered) {
+            if (p != null)
+                throw answered;
+            // An unreadable request answered already.
+        }
+
         rejected.put(id, czxid(aliveNow.get(id)));
 
-        // Apart from the commit: a data znode that is corrupt or lost parts must not hold the refusal up.
+        if (p == null)
+            store.deleteQuietly(paths.join(id));
+
         store.deleteQuietly(paths.node(id));
     }
 

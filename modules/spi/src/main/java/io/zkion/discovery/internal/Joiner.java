@@ -41,6 +41,12 @@ import org.apache.zookeeper.data.Stat;
  * found the cluster (no live cluster in ZooKeeper) or wait for the coordinator's answer.
  */
 final class Joiner {
+    /** Before a second, whole request: a coordinator sees this node's alive znode gone meanwhile. */
+    private static final long RETRY_PAUSE_MS = 1_000;
+
+    /** How long a second request waits for an answer when {@code joinTimeout} is 0 (forever). */
+    private static final long RETRY_WAIT_MS = 60_000;
+
     private final ZkStore store;
     private final ZkPaths paths;
     private final ControlCodec codec;
@@ -51,12 +57,6 @@ final class Joiner {
     private final Notifier notifier;
     private final TopologySnapshotCodec snapshots;
     private final long joinTimeout;
-
-    /** Before a second, whole request: a coordinator sees this node's alive znode gone meanwhile. */
-    private static final long RETRY_PAUSE_MS = 1_000;
-
-    /** How long a second request waits for an answer when {@code joinTimeout} is 0 (forever). */
-    private static final long RETRY_WAIT_MS = 60_000;
     private final NodeDataReader nodeData;
     private final IgniteLogger log;
 
@@ -274,13 +274,13 @@ final class Joiner {
         // In ion-2 the founder's data znode serves later joiners' snapshots as any member's does.
         byte[] ownData = store.rawData(paths.node(id));
         boolean byRef = FormatId.ION_2.wireName().equals(format);
+        byte[] noJoinData = objects.marshal(new HashMap<Integer, Serializable>()); // The founder joins no one.
         ZkStore.Prepared dataZnode = byRef && ownData == null ? store.create(paths.node(id),
-            codec.encode(new NodeData(objects.marshal(local), objects.marshal(new HashMap<Integer, Serializable>()))),
-            CreateMode.PERSISTENT) : null;
+            codec.encode(new NodeData(objects.marshal(local), noJoinData)), CreateMode.PERSISTENT) : null;
         byte[] record = byRef ? NodeRecord.byReference(id, 1, false).encode()
             : new NodeRecord(id, 1, false, objects.marshal(local)).encode();
         EventBatch batch = new EventBatch(state.clusterId, 1, 0, Collections.singletonList(
-            DiscoveryEvent.joined(0, 1, id, new JoinedEventData(record, objects.marshal(new HashMap<Integer, Serializable>())).encode())));
+            DiscoveryEvent.joined(0, 1, id, new JoinedEventData(record, noJoinData).encode())));
         byte[] entry = formats.get(FormatId.ofWireName(format)).encode(batch);
         ZkStore.Prepared logEntry = store.create(paths.logPrefix(), entry, CreateMode.PERSISTENT_SEQUENTIAL);
         List<CuratorOp> ops = new ArrayList<>(logEntry.ops);

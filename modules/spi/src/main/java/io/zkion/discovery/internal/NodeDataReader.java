@@ -30,7 +30,16 @@ final class NodeDataReader {
      *      the node's exit, so a reader that still needs it found a cluster in a state it cannot follow.
      */
     NodeData read(UUID id, String what) throws Exception {
-        return readAll(java.util.Collections.singletonList(id), what).get(id);
+        return decode(id, payload(id, what));
+    }
+
+    /** @return The data znode as stored (a manifest too: deleting it takes its parts), not decoded yet. */
+    ZkStore.Payload payload(UUID id, String what) throws Exception {
+        return present(store.readPayload(paths.node(id)), id, what);
+    }
+
+    NodeData decode(UUID id, ZkStore.Payload p) {
+        return codec.decodeNodeData(p.data, paths.node(id));
     }
 
     /** Reads the data znodes of {@code ids}, their requests in flight together; as {@link #read}, for each. */
@@ -43,16 +52,16 @@ final class NodeDataReader {
         Map<String, ZkStore.Payload> read = store.readPayloads(znodes);
         Map<UUID, NodeData> out = new HashMap<>();
 
-        for (UUID id : ids) {
-            String path = paths.node(id);
-            ZkStore.Payload p = read.get(path);
-
-            if (p == null)
-                throw new CorruptPayloadException(what + " refers to the data znode " + path + ", which is gone");
-
-            out.put(id, codec.decodeNodeData(p.data, path));
-        }
+        for (UUID id : ids)
+            out.put(id, decode(id, present(read.get(paths.node(id)), id, what)));
 
         return out;
+    }
+
+    private ZkStore.Payload present(ZkStore.Payload p, UUID id, String what) {
+        if (p == null)
+            throw new CorruptPayloadException(what + " refers to the data znode " + paths.node(id) + ", which is gone");
+
+        return p;
     }
 }

@@ -164,8 +164,11 @@ public final class ZkStore {
 
     /** @return The payload at {@code path}, or null if there is no such node. */
     public Payload readPayload(String path) throws Exception {
-        byte[] raw = rawData(path);
+        return payloadOf(path, rawData(path));
+    }
 
+    /** @return What a node's raw data holds: itself, or the parts its manifest names; null for no node. */
+    private Payload payloadOf(String path, byte[] raw) throws Exception {
         if (raw == null)
             return null;
 
@@ -206,12 +209,8 @@ public final class ZkStore {
 
         Map<String, Payload> out = new LinkedHashMap<>();
 
-        for (String p : paths) {
-            byte[] r = raw.get(p);
-
-            out.put(p, r == null ? null : PartsManifest.isManifest(r)
-                ? new Payload(assemble(p, PartsManifest.decode(r, p)), r) : new Payload(r, null));
-        }
+        for (String p : paths)
+            out.put(p, payloadOf(p, raw.get(p)));
 
         return out;
     }
@@ -232,7 +231,7 @@ public final class ZkStore {
             return null;
         }
 
-        return PartsManifest.isManifest(data) ? assemble(path, PartsManifest.decode(data, path)) : data;
+        return payloadOf(path, data).data;
     }
 
     private byte[] assemble(String path, PartsManifest m) throws Exception {
@@ -276,20 +275,14 @@ public final class ZkStore {
 
         ops.add(client.transactionOp().delete().forPath(path));
 
-        if (PartsManifest.isManifest(rawData)) {
-            PartsManifest m = PartsManifest.decode(rawData, path);
-
-            for (int k = 0; k < m.count; k++)
-                ops.add(client.transactionOp().delete().forPath(m.partPath(paths, k)));
-        }
+        for (String part : partPaths(path, rawData))
+            ops.add(client.transactionOp().delete().forPath(part));
 
         return ops;
     }
 
-    /** @return The paths of the parts {@code path} names, if it is a manifest; empty otherwise, or if it is gone. */
-    public List<String> partsOf(String path) throws Exception {
-        byte[] raw = rawData(path);
-
+    /** @return The paths of the parts a manifest names; empty if {@code raw} is no manifest. */
+    private List<String> partPaths(String path, byte[] raw) {
         if (!PartsManifest.isManifest(raw))
             return Collections.emptyList();
 
@@ -300,6 +293,11 @@ public final class ZkStore {
             out.add(m.partPath(paths, k));
 
         return out;
+    }
+
+    /** @return The paths of the parts {@code path} names, if it is a manifest; empty otherwise, or if it is gone. */
+    public List<String> partsOf(String path) throws Exception {
+        return partPaths(path, rawData(path));
     }
 
     /** @return The raw data of a node (a manifest is not resolved), or null if there is none. */
