@@ -167,6 +167,9 @@ final class Scenarios {
         double msPerCache;
         double coordinatorBytesPerCache;
         double zkBytesPerCache;
+
+        /** The last create's message (Ignite's DynamicCacheChangeBatch) marshalled and compressed: sent at least once. */
+        double messageBytes;
     }
 
     /** Creates {@code count} caches from {@code from}, one after another, then destroys them (not measured). */
@@ -186,79 +189,22 @@ final class Scenarios {
         r.zkBytesPerCache = (zkBytesReceived(zkPort) - zk0) / (double)count;
         r.coordinatorBytesPerCache = allocatedSince(before, crd.name()) / (double)count;
 
+        Object msg = SpiKind.meter(from.configuration().getDiscoverySpi()).lastSent("DynamicCacheChangeBatch");
+
+        if (msg == null)
+            throw new IllegalStateException("No cache create message was sent from " + from.name());
+
+        try {
+            r.messageBytes = Bounds.compressedBytes(from, msg);
+        }
+        catch (Exception e) {
+            throw new IllegalStateException("Cannot measure the cache create message", e);
+        }
+
         for (int i = 0; i < count; i++)
             from.destroyCache("bench-cache-" + i);
 
         return r;
-    }
-
-    /**
-     * ZooKeeper's own floor on this machine, with a bare Curator client: one sequential create (a write round trip),
-     * and that create until a second client, watching the parent, has listed the children and read the new node
-     * (what a one-hop delivery needs at the least).
-     *
-     * @return Per sample: {write ms, write-until-read-elsewhere ms}.
-     */
-    static double[][] curatorFloor(String connect, int samples) throws Exception {
-        double[][] out = new double[samples][2];
-        String parent = "/bench-floor-" + java.util.UUID.randomUUID();
-        byte[] payload = new byte[400];
-
-        try (org.apache.curator.framework.CuratorFramework a = curator(connect);
-             org.apache.curator.framework.CuratorFramework b = curator(connect)) {
-            a.create().forPath(parent);
-
-            java.util.concurrent.BlockingQueue<Long> readAt = new java.util.concurrent.LinkedBlockingQueue<>();
-            java.util.Set<String> seen = new java.util.HashSet<>();
-
-            try (org.apache.curator.framework.recipes.watch.PersistentWatcher w =
-                     new org.apache.curator.framework.recipes.watch.PersistentWatcher(b, parent, false)) {
-                w.getListenable().addListener(e -> {
-                    try {
-                        for (String c : b.getChildren().forPath(parent)) {
-                            if (seen.add(c)) {
-                                b.getData().forPath(parent + "/" + c);
-                                readAt.add(System.nanoTime());
-                            }
-                        }
-                    }
-                    catch (Exception ex) {
-                        throw new IllegalStateException(ex);
-                    }
-                });
-                w.start();
-                Thread.sleep(200); // Let the watch register.
-
-                for (int i = 0; i < samples; i++) {
-                    long t0 = System.nanoTime();
-
-                    a.create().withMode(org.apache.zookeeper.CreateMode.PERSISTENT_SEQUENTIAL).forPath(parent + "/e-", payload);
-
-                    long t1 = System.nanoTime();
-                    Long t2 = readAt.poll(10, TimeUnit.SECONDS);
-
-                    if (t2 == null)
-                        throw new IllegalStateException("The watching client never read sample " + i);
-
-                    out[i][0] = (t1 - t0) / 1e6;
-                    out[i][1] = (t2 - t0) / 1e6;
-                }
-            }
-        }
-
-        return out;
-    }
-
-    private static org.apache.curator.framework.CuratorFramework curator(String connect) throws Exception {
-        org.apache.curator.framework.CuratorFramework c = org.apache.curator.framework.CuratorFrameworkFactory.newClient(
-            connect, new org.apache.curator.retry.RetryNTimes(3, 100));
-
-        c.start();
-
-        if (!c.blockUntilConnected(30, TimeUnit.SECONDS))
-            throw new IllegalStateException("Cannot connect to " + connect);
-
-        return c;
     }
 
     /**
@@ -302,18 +248,29 @@ final class Scenarios {
         }
     }
 
-    /** @return ms from a graceful stop until every other node saw NODE_LEFT. */
-    static double leave(BenchCluster c, Ignite leaving) throws Exception {
-        return departure(c, leaving, EventType.EVT_NODE_LEFT, () -> Ignition.stop(leaving.name(), true));
+    /**
+     * @return {ms from a graceful stop until every other node saw NODE_LEFT, ms from that stop until Ignite called
+     *      the leaving node's SPI stop}. The second is Ignite's own stop sequence: no SPI can announce the leave
+     *      before it, short of announcing it before Ignite has stopped using the cluster.
+     */
+    static double[] leave(BenchCluster c, Ignite leaving) throws Exception {
+        SpiMeter meter = SpiKind.meter(leaving.configuration().getDiscoverySpi());
+        long[] t0 = new long[1];
+        double ms = departure(c, leaving, EventType.EVT_NODE_LEFT, () -> Ignition.stop(leaving.name(), true), t0);
+        long stopCalled = meter.stopCalledNanos();
+
+        return new double[] {ms, stopCalled == 0 ? Double.NaN : (stopCalled - t0[0]) / 1e6};
     }
 
     /** @return ms from an abrupt session loss until every other node saw NODE_FAILED. */
     static double failure(BenchCluster c, Ignite failing) throws Exception {
         return departure(c, failing, EventType.EVT_NODE_FAILED,
-            () -> ((IgniteDiscoverySpi)failing.configuration().getDiscoverySpi()).simulateNodeFailure());
+            () -> ((IgniteDiscoverySpi)failing.configuration().getDiscoverySpi()).simulateNodeFailure(), new long[1]);
     }
 
-    private static double departure(BenchCluster c, Ignite gone, int type, Runnable action) throws Exception {
+    /** @param startedAt Set to {@link System#nanoTime()} when {@code action} was started. */
+    private static double departure(BenchCluster c, Ignite gone, int type, Runnable action, long[] startedAt)
+        throws Exception {
         List<Ignite> others = c.nodes();
 
         others.remove(gone);
@@ -335,6 +292,7 @@ final class Scenarios {
         Thread stopper = new Thread(action, "bench-departure");
         long t0 = System.nanoTime();
 
+        startedAt[0] = t0;
         stopper.start();
 
         if (!seen.await(60, TimeUnit.SECONDS))
@@ -342,6 +300,7 @@ final class Scenarios {
 
         double ms = (System.nanoTime() - t0) / 1e6;
 
+        // Joined before the stop time is read: the SPI's stop is called during Ignition.stop.
         stopper.join(60_000);
 
         c.forget(gone);

@@ -23,6 +23,7 @@ public final class SideBySide {
     private static final int EVENTS_3 = 500;
     private static final int EVENTS_8 = 200;
     private static final int ALLOC_EVENTS = 200;
+    private static final int UNMARSHAL_RUNS = 2_000;
 
     /** Events sent before each round trip measurement, unmeasured, so that every SPI runs JIT-compiled code. */
     static final int WARMUP_EVENTS = 200;
@@ -30,9 +31,13 @@ public final class SideBySide {
     private static final int CACHE_CREATES = 20;
     static final int LARGE_CACHES = 200;
     private static final int FLOOR_SAMPLES = 500;
+    private static final int FLOOR_PAYLOAD = 400;
 
     /** metric -> SPI -> one value per round (or per event, for latencies). */
     private final Map<String, Map<SpiKind, List<Double>>> results = new LinkedHashMap<>();
+
+    /** What bounds the targets, whatever the SPI: bound -> values (per sample, or one per round). */
+    private final Map<String, List<Double>> bounds = new LinkedHashMap<>();
 
     private SideBySide() {
     }
@@ -57,17 +62,20 @@ public final class SideBySide {
         System.setProperty("IGNITE_UPDATE_NOTIFIER", "false");
 
         SideBySide run = new SideBySide();
-        Map<String, List<Double>> floor = new LinkedHashMap<>();
 
         try (TestingServer zk = new TestingServer(true)) {
             for (int r = 0; r < rounds; r++) {
                 log("round " + (r + 1) + "/" + rounds + ": ZooKeeper's floor, bare Curator");
 
-                for (double[] s : Scenarios.curatorFloor(zk.getConnectString(), FLOOR_SAMPLES)) {
-                    floor.computeIfAbsent("bare Curator: one write (ms)", k -> new ArrayList<>()).add(s[0]);
-                    floor.computeIfAbsent("bare Curator: a write until another client has read it (ms)",
-                        k -> new ArrayList<>()).add(s[1]);
+                Bounds.ZooKeeperFloor f = Bounds.zooKeeper(zk.getConnectString(), FLOOR_SAMPLES, FLOOR_PAYLOAD);
+
+                for (int i = 0; i < f.writeMs.length; i++) {
+                    run.bound("bare Curator: one write (ms)", f.writeMs[i]);
+                    run.bound("bare Curator: a write until another client has read it (ms)", f.readMs[i]);
                 }
+
+                run.bound("bare Curator: allocated by the reading client's ZooKeeper threads per node read (bytes)",
+                    f.readerBytesPerRead);
 
                 List<SpiKind> order = new ArrayList<>(Arrays.asList(SpiKind.values()));
 
@@ -90,7 +98,7 @@ public final class SideBySide {
         }
 
         Files.createDirectories(out);
-        new Report(run.results, floor, rounds, LargeCaches.serializedSize(LARGE_CACHES)).write(out);
+        new Report(run.results, run.bounds, rounds, LargeCaches.serializedSize(LARGE_CACHES)).write(out);
         log("wrote " + out.resolve("side-by-side.md"));
         System.exit(0); // Stock SPI and ZooKeeper threads may linger.
     }
@@ -103,6 +111,11 @@ public final class SideBySide {
 
             add("join storm, 3 servers (ms)", kind, c.startTogether(3));
             zkBytes("bytes sent to ZooKeeper per join, 3 servers started together", kind, zkJ, port, 3);
+
+            if (kind == SpiKind.ZKION) {
+                add("ZkIon: one joiner's data znode, its node and joining data written once (bytes)", kind,
+                    Bounds.dataZnodeBytes(zk.getConnectString(), root));
+            }
 
             List<Ignite> nodes = c.nodes();
             Ignite crd = c.oldest();
@@ -121,6 +134,8 @@ public final class SideBySide {
             add("allocation per no-op custom event, coordinator's SPI threads less Ignite's listener run on them (bytes)",
                 kind, crdAlloc[2]);
             add("allocation per no-op custom event, all nodes (bytes)", kind, Scenarios.allocationPerEvent(nodes, ALLOC_EVENTS));
+            bound("Ignite's JdkMarshaller: allocated to unmarshal one no-op message, as every node must (bytes)",
+                Bounds.unmarshalBytes(crd, UNMARSHAL_RUNS));
 
             Scenarios.CacheCreates cc = Scenarios.cacheCreates(nodes.get(nodes.size() - 1), crd, CACHE_CREATES, port);
 
@@ -130,7 +145,13 @@ public final class SideBySide {
             if (kind.usesZooKeeper())
                 add("bytes sent to ZooKeeper per cache create", kind, cc.zkBytesPerCache);
 
-            add("graceful leave until NODE_LEFT everywhere (ms)", kind, Scenarios.leave(c, nodes.get(2)));
+            add("cache create message (Ignite's DynamicCacheChangeBatch), marshalled and compressed (bytes)", kind,
+                cc.messageBytes);
+
+            double[] leave = Scenarios.leave(c, nodes.get(2));
+
+            add("graceful leave until NODE_LEFT everywhere (ms)", kind, leave[0]);
+            add("graceful leave: Ignition.stop until Ignite called the SPI's stop (ms)", kind, leave[1]);
             add("session loss until NODE_FAILED everywhere (ms)", kind, Scenarios.failure(c, nodes.get(1)));
         }
 
@@ -177,6 +198,10 @@ public final class SideBySide {
 
     private void add(String metric, SpiKind kind, double v) {
         results.computeIfAbsent(metric, k -> new LinkedHashMap<>()).computeIfAbsent(kind, k -> new ArrayList<>()).add(v);
+    }
+
+    private void bound(String what, double v) {
+        bounds.computeIfAbsent(what, k -> new ArrayList<>()).add(v);
     }
 
     private void addAll(String metric, SpiKind kind, double[] vs) {

@@ -3,6 +3,7 @@ package io.zkion.discovery.bench.sidebyside;
 import java.util.Collections;
 import io.zkion.discovery.ZkIonDiscoverySpi;
 import org.apache.ignite.spi.discovery.DiscoverySpi;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 import org.apache.ignite.spi.discovery.DiscoverySpiListener;
 import org.apache.ignite.spi.discovery.tcp.TcpDiscoverySpi;
 import org.apache.ignite.spi.discovery.tcp.ipfinder.vm.TcpDiscoveryVmIpFinder;
@@ -39,48 +40,83 @@ enum SpiKind {
 
     abstract DiscoverySpi create(String zk, String root, int timeout);
 
+    /** @return What the harness watches inside this SPI instance. */
+    static SpiMeter meter(DiscoverySpi spi) {
+        return ((SpiMeter.Metered)spi).meter();
+    }
+
     /** @return What Ignite's listener allocated inline on the SPI's threads of this node so far. */
     static long listenerBytes(DiscoverySpi spi) {
-        return ((ListenerMeter.Metered)spi).meter().bytes();
+        return meter(spi).listenerBytes();
     }
 
     boolean usesZooKeeper() {
         return this != TCP;
     }
 
-    /** The SPIs compared, each with its listener metered; nothing else differs. */
-    static final class MeteredZkIon extends ZkIonDiscoverySpi implements ListenerMeter.Metered {
-        private final ListenerMeter meter = new ListenerMeter();
+    /** The SPIs compared, each with its listener, stop and sends metered; nothing else differs. */
+    static final class MeteredZkIon extends ZkIonDiscoverySpi implements SpiMeter.Metered {
+        private final SpiMeter meter = new SpiMeter();
 
         @Override public void setListener(DiscoverySpiListener lsnr) {
             super.setListener(meter.wrap(lsnr));
         }
 
-        @Override public ListenerMeter meter() {
+        @Override public void spiStop() {
+            meter.onStopCalled();
+            super.spiStop();
+        }
+
+        @Override public void sendCustomEvent(DiscoverySpiCustomMessage msg) {
+            meter.onSend(msg);
+            super.sendCustomEvent(msg);
+        }
+
+        @Override public SpiMeter meter() {
             return meter;
         }
     }
 
-    static final class MeteredStock extends ZookeeperDiscoverySpi implements ListenerMeter.Metered {
-        private final ListenerMeter meter = new ListenerMeter();
+    static final class MeteredStock extends ZookeeperDiscoverySpi implements SpiMeter.Metered {
+        private final SpiMeter meter = new SpiMeter();
 
         @Override public void setListener(DiscoverySpiListener lsnr) {
             super.setListener(meter.wrap(lsnr));
         }
 
-        @Override public ListenerMeter meter() {
+        @Override public void spiStop() {
+            meter.onStopCalled();
+            super.spiStop();
+        }
+
+        @Override public void sendCustomEvent(DiscoverySpiCustomMessage msg) {
+            meter.onSend(msg);
+            super.sendCustomEvent(msg);
+        }
+
+        @Override public SpiMeter meter() {
             return meter;
         }
     }
 
-    static final class MeteredTcp extends TcpDiscoverySpi implements ListenerMeter.Metered {
-        private final ListenerMeter meter = new ListenerMeter();
+    static final class MeteredTcp extends TcpDiscoverySpi implements SpiMeter.Metered {
+        private final SpiMeter meter = new SpiMeter();
 
         @Override public void setListener(DiscoverySpiListener lsnr) {
             super.setListener(meter.wrap(lsnr));
         }
 
-        @Override public ListenerMeter meter() {
+        @Override public void spiStop() {
+            meter.onStopCalled();
+            super.spiStop();
+        }
+
+        @Override public void sendCustomEvent(DiscoverySpiCustomMessage msg) {
+            meter.onSend(msg);
+            super.sendCustomEvent(msg);
+        }
+
+        @Override public SpiMeter meter() {
             return meter;
         }
     }

@@ -1,0 +1,84 @@
+package io.zkion.discovery.bench.sidebyside;
+
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.internal.managers.discovery.CustomMessageWrapper;
+import org.apache.ignite.lang.IgniteFuture;
+import org.apache.ignite.spi.discovery.DiscoveryNotification;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.ignite.spi.discovery.DiscoverySpiListener;
+
+/**
+ * What the harness watches inside one SPI instance, the same way for all three SPIs:
+ * <ul>
+ * <li>what Ignite's own discovery listener allocates on the thread the SPI calls it from. Every SPI runs part of
+ * Ignite's event handling inline, on its own thread; subtracting this leaves what the SPI itself allocates;</li>
+ * <li>when Ignite called the SPI's stop: the earliest a graceful leave can be announced;</li>
+ * <li>the last custom message of each kind the node sent, so that its size can be measured.</li>
+ * </ul>
+ */
+final class SpiMeter {
+    private static final com.sun.management.ThreadMXBean MX =
+        (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
+
+    private final LongAdder bytes = new LongAdder();
+
+    private volatile long stopCalledNanos;
+
+    private final Map<String, DiscoverySpiCustomMessage> lastSent = new ConcurrentHashMap<>();
+
+    /** An SPI whose listener, stop and sends are metered. */
+    interface Metered {
+        SpiMeter meter();
+    }
+
+    long listenerBytes() {
+        return bytes.sum();
+    }
+
+    /** @return {@link System#nanoTime()} when Ignite called the SPI's stop, or 0 if it has not. */
+    long stopCalledNanos() {
+        return stopCalledNanos;
+    }
+
+    void onStopCalled() {
+        if (stopCalledNanos == 0)
+            stopCalledNanos = System.nanoTime();
+    }
+
+    void onSend(DiscoverySpiCustomMessage msg) {
+        Object inner = msg instanceof CustomMessageWrapper ? ((CustomMessageWrapper)msg).delegate() : msg;
+
+        lastSent.put(inner.getClass().getSimpleName(), msg);
+    }
+
+    /** @return The last message sent whose (unwrapped) class has this simple name, or null. */
+    DiscoverySpiCustomMessage lastSent(String simpleName) {
+        return lastSent.get(simpleName);
+    }
+
+    DiscoverySpiListener wrap(DiscoverySpiListener l) {
+        if (l == null)
+            return null;
+
+        return new DiscoverySpiListener() {
+            @Override public void onLocalNodeInitialized(ClusterNode locNode) {
+                l.onLocalNodeInitialized(locNode);
+            }
+
+            @Override public IgniteFuture<?> onDiscovery(DiscoveryNotification n) {
+                long before = MX.getThreadAllocatedBytes(Thread.currentThread().getId());
+
+                try {
+                    return l.onDiscovery(n);
+                }
+                finally {
+                    bytes.add(MX.getThreadAllocatedBytes(Thread.currentThread().getId()) - before);
+                }
+            }
+        };
+    }
+}
