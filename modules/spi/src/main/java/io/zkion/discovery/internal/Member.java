@@ -392,9 +392,7 @@ final class Member {
                 case NODE_LEFT:
                 case NODE_FAILED: onRemoved(e); break;
                 default:
-                    applied.custom = true;
-
-                    if (onCustom(e, id, path, pre) && e.kind() == EventKind.CUSTOM)
+                    if (onCustom(e, id, path, pre, applied) && e.kind() == EventKind.CUSTOM)
                         customIds.add(id);
             }
 
@@ -475,8 +473,11 @@ final class Member {
             notifier.failed(e.topVer(), node, topology.nodes());
     }
 
-    /** @return Whether the message was delivered: one from a node no longer in the topology is not. */
-    private boolean onCustom(DiscoveryEvent e, long id, String path, Predecoded pre) {
+    /**
+     * @param applied Told whether the message awaits an ack.
+     * @return Whether the message was delivered: one from a node no longer in the topology is not.
+     */
+    private boolean onCustom(DiscoveryEvent e, long id, String path, Predecoded pre, Applied applied) {
         ZkIonClusterNode sender = topology.node(e.nodeId());
 
         if (sender == null) {
@@ -505,7 +506,23 @@ final class Member {
         if (!local.isClient() && e.kind() == EventKind.CUSTOM)
             pendingAcks.put(id, msg);
 
+        if (e.kind() == EventKind.CUSTOM && awaitsAck(msg))
+            applied.ackAwaited = true;
+
         return true;
+    }
+
+    /**
+     * @return Whether Ignite waits for an ack message after this one: then it waits on every node's ack. Ignite's
+     *      {@code ackMessage()} only builds the ack from the message's fields; if one cannot say, ack soon to be safe.
+     */
+    private static boolean awaitsAck(DiscoverySpiCustomMessage msg) {
+        try {
+            return msg.ackMessage() != null;
+        }
+        catch (RuntimeException e) {
+            return true;
+        }
     }
 
     /** What a coordinator already did with an event it appends. */
@@ -532,11 +549,13 @@ final class Member {
     /** A tally of applied events. */
     static final class Applied {
         int events;
-        boolean custom;
+
+        /** Whether a delivered message awaits its ack: Ignite sends the ack once every node has acked it. */
+        boolean ackAwaited;
 
         void add(Applied o) {
             events += o.events;
-            custom |= o.custom;
+            ackAwaited |= o.ackAwaited;
         }
     }
 }

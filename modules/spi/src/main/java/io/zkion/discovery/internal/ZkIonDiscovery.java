@@ -50,15 +50,17 @@ public final class ZkIonDiscovery {
     public enum State { NEW, JOINING, JOINED, DISCONNECTED, STOPPED }
 
     /**
-     * Acks are coalesced: written this many ms after a custom event (its ack message waits on every node's ack),
-     * 500 ms after other events, or at once when this many events are unacked. Each ack is a ZooKeeper write, and
-     * every node writes them: coalescing keeps them from queueing ahead of the next events.
+     * Acks are coalesced: written this many ms after a custom message whose ack message Ignite awaits (it waits
+     * on every node's ack), 500 ms after other events, or at once when this many events are unacked. Other acks
+     * only let the coordinator trim the log, which can wait. Each ack is a ZooKeeper write, every node writes
+     * them at about the same time, and the trim follows: coalescing keeps these bursts from queueing ahead of
+     * the next events.
      */
     private static final long ACK_SOON_MS = 20;
 
     private static final long ACK_LATER_MS = 500;
 
-    private static final int ACK_EVERY = 32;
+    private static final int ACK_EVERY = 128;
 
     /** How long a stopping node waits for ZooKeeper to take its left/ marker. */
     private static final long LEAVE_MARK_WAIT_MS = 3_000;
@@ -517,7 +519,7 @@ public final class ZkIonDiscovery {
         }
     }
 
-    /** Writes this node's ack soon after a custom event, later after other events, at once after many. */
+    /** Writes this node's ack soon after a message whose ack is awaited, later after other events, at once after many. */
     private void ack(Member.Applied applied) throws Exception {
         unacked += applied.events;
 
@@ -526,7 +528,7 @@ public final class ZkIonDiscovery {
 
         if (unacked >= ACK_EVERY)
             writeAck(member.lastEventId());
-        else if (applied.custom && !ackSoonQueued) {
+        else if (applied.ackAwaited && !ackSoonQueued) {
             ackSoonQueued = true;
             worker.schedule(() -> {
                 ackSoonQueued = false;
