@@ -116,6 +116,11 @@ final class Member {
         return excluded;
     }
 
+    /** @return The sequence of the newest entry applied, read or written by this node; all below it are applied. */
+    private long highestApplied() {
+        return ownUnread.isEmpty() ? lastSeq : Math.max(lastSeq, ownUnread.last());
+    }
+
     static long absoluteId(long seq, long indexInEntry) {
         return (seq + 1) * IDS_PER_ENTRY + indexInEntry;
     }
@@ -175,6 +180,11 @@ final class Member {
     /** Like {@link #catchUp()}, for the entries below sequence {@code bound}: those ahead of one just written. */
     Applied catchUpBefore(long bound) throws Exception {
         Applied total = new Applied();
+
+        // ZooKeeper numbers a sequential child by the parent's count of child creations and deletions so far: if
+        // the entry just written comes right after the last one this node applied, nothing came in between.
+        if (bound == highestApplied() + 1)
+            return total;
         List<String> names = sortedLog();
         Map<Long, Boolean> present = new HashMap<>();
 
