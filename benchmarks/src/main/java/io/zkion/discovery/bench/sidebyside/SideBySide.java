@@ -152,6 +152,7 @@ public final class SideBySide {
 
             add("graceful leave until NODE_LEFT everywhere (ms)", kind, leave[0]);
             add("graceful leave: Ignition.stop until Ignite called the SPI's stop (ms)", kind, leave[1]);
+            add("graceful leave: Ignition.stop until every SPI handed NODE_LEFT to Ignite (ms)", kind, leave[2]);
             add("session loss until NODE_FAILED everywhere (ms)", kind, Scenarios.failure(c, nodes.get(1)));
         }
 

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.events.EventType;
 import org.apache.ignite.internal.managers.discovery.CustomMessageWrapper;
 import org.apache.ignite.lang.IgniteFuture;
 import org.apache.ignite.spi.discovery.DiscoveryNotification;
@@ -17,6 +18,7 @@ import org.apache.ignite.spi.discovery.DiscoverySpiListener;
  * <li>what Ignite's own discovery listener allocates on the thread the SPI calls it from. Every SPI runs part of
  * Ignite's event handling inline, on its own thread; subtracting this leaves what the SPI itself allocates;</li>
  * <li>when Ignite called the SPI's stop: the earliest a graceful leave can be announced;</li>
+ * <li>when the SPI last handed Ignite a NODE_LEFT: the rest, until Ignite's event listeners have it, is Ignite's;</li>
  * <li>the last custom message of each kind the node sent, so that its size can be measured.</li>
  * </ul>
  */
@@ -27,6 +29,8 @@ final class SpiMeter {
     private final LongAdder bytes = new LongAdder();
 
     private volatile long stopCalledNanos;
+
+    private volatile long nodeLeftNotifiedNanos;
 
     private final Map<String, DiscoverySpiCustomMessage> lastSent = new ConcurrentHashMap<>();
 
@@ -42,6 +46,11 @@ final class SpiMeter {
     /** @return {@link System#nanoTime()} when Ignite called the SPI's stop, or 0 if it has not. */
     long stopCalledNanos() {
         return stopCalledNanos;
+    }
+
+    /** @return {@link System#nanoTime()} when the SPI last called Ignite's listener with NODE_LEFT, or 0. */
+    long nodeLeftNotifiedNanos() {
+        return nodeLeftNotifiedNanos;
     }
 
     void onStopCalled() {
@@ -70,6 +79,9 @@ final class SpiMeter {
             }
 
             @Override public IgniteFuture<?> onDiscovery(DiscoveryNotification n) {
+                if (n.type() == EventType.EVT_NODE_LEFT)
+                    nodeLeftNotifiedNanos = System.nanoTime();
+
                 long before = MX.getThreadAllocatedBytes(Thread.currentThread().getId());
 
                 try {
