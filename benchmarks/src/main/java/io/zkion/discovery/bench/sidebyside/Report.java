@@ -105,7 +105,8 @@ final class Report {
             + "JVM flags: " + String.join(" ", rt.getInputArguments()) + '\n'
             + "Ignite " + org.apache.ignite.internal.IgniteVersionUtils.VER_STR + ", ZooKeeper server "
             + org.apache.zookeeper.Version.getFullVersion() + " (curator-test TestingServer, in the same JVM)\n"
-            + "Rounds: " + rounds + ", SPIs alternating; timeouts " + BenchCluster.TIMEOUT + " ms; round trips: "
+            + "Rounds: " + rounds + " after an unmeasured warm-up of each SPI (3 servers started, "
+            + SideBySide.WARMUP_EVENTS + " events), SPIs alternating; timeouts " + BenchCluster.TIMEOUT + " ms; round trips: "
             + SideBySide.WARMUP_EVENTS + " warm-up events, then 500 (3 servers) and 200 (8 servers)\n"
             + "Written: " + java.time.Instant.now() + '\n';
     }
@@ -114,7 +115,7 @@ final class Report {
         StringBuilder sb = new StringBuilder("# ZkIon vs stock ZooKeeper SPI vs TcpDiscoverySpi\n\n")
             .append("Same JVM, Ignite 2.17.0, one curator-test ZooKeeper server, session/failure timeout ")
             .append(BenchCluster.TIMEOUT).append(" ms, ").append(rounds)
-            .append(" rounds with the SPIs alternating. p50 / p90 / p99 over all samples (one sample per round for")
+            .append(" rounds with the SPIs alternating, after an unmeasured warm-up of each. p50 / p90 / p99 over all samples (one sample per round for")
             .append(" whole-scenario figures, one per event for round trips); ratio = ZkIon p50 / stock p50, and p90 / p90")
             .append(" for round trips. Round trips are measured after ").append(SideBySide.WARMUP_EVENTS)
             .append(" unmeasured events. The large join's ").append(SideBySide.LARGE_CACHES).append(" cache configurations are ")

@@ -64,6 +64,17 @@ public final class SideBySide {
         SideBySide run = new SideBySide();
 
         try (TestingServer zk = new TestingServer(true)) {
+            // The first Ignite start in a JVM loads and compiles most of Ignite: unmeasured, for every SPI, so that
+            // the SPI that happens to run first does not pay for all.
+            for (SpiKind kind : SpiKind.values()) {
+                log("warm-up: " + kind);
+
+                try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), "/bench-warmup-" + kind)) {
+                    c.startTogether(3);
+                    Scenarios.customRoundTrip(c.nodes(), WARMUP_EVENTS);
+                }
+            }
+
             for (int r = 0; r < rounds; r++) {
                 log("round " + (r + 1) + "/" + rounds + ": ZooKeeper's floor, bare Curator");
 
