@@ -4,6 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.events.EventType;
 import org.apache.ignite.internal.managers.discovery.CustomMessageWrapper;
@@ -53,15 +54,20 @@ final class SpiMeter {
         return nodeLeftNotifiedNanos;
     }
 
-    void onStopCalled() {
+    /** Notes when Ignite called the SPI's stop, then runs it. */
+    void stop(Runnable spiStop) {
         if (stopCalledNanos == 0)
             stopCalledNanos = System.nanoTime();
+
+        spiStop.run();
     }
 
-    void onSend(DiscoverySpiCustomMessage msg) {
+    /** Keeps the message, then has the SPI send it. */
+    void send(DiscoverySpiCustomMessage msg, Consumer<DiscoverySpiCustomMessage> spiSend) {
         Object inner = msg instanceof CustomMessageWrapper ? ((CustomMessageWrapper)msg).delegate() : msg;
 
         lastSent.put(inner.getClass().getSimpleName(), msg);
+        spiSend.accept(msg);
     }
 
     /** @return The last message sent whose (unwrapped) class has this simple name, or null. */
