@@ -211,8 +211,12 @@ final class Coordinator implements AutoCloseable {
         gateFormat = g.format;
     }
 
-    /** Does whatever ZooKeeper shows is due. Runs on the discovery thread. */
-    void step() throws Exception {
+    /**
+     * Does whatever ZooKeeper shows is due. Runs on the discovery thread.
+     *
+     * @param listed The ids under alive/ as this node listed them in this cycle.
+     */
+    void step(Set<UUID> listed) throws Exception {
         if (!aliveLoaded)
             return;
 
@@ -224,7 +228,7 @@ final class Coordinator implements AutoCloseable {
         if (gateClosed)
             commitFenced(Collections.emptyList()); // Opens it.
 
-        Map<UUID, ChildData> aliveNow = aliveNodes();
+        Map<UUID, ChildData> aliveNow = reconciled(aliveNodes(), listed);
 
         departures(aliveNow);
         joins(aliveNow);
@@ -260,6 +264,51 @@ final class Coordinator implements AutoCloseable {
         }
 
         return m;
+    }
+
+    /**
+     * The cache learns of changes in the background and can lag, or miss one: Curator only logs a background read
+     * that failed. Where it and the listing disagree, on a node either names or on a member of the topology,
+     * ZooKeeper is asked directly, so that a stale cache can neither hold up a join nor keep a dead node in.
+     *
+     * @return The alive nodes, oldest first.
+     */
+    private Map<UUID, ChildData> reconciled(Map<UUID, ChildData> cached, Set<UUID> listed) throws Exception {
+        Set<UUID> doubtful = new HashSet<>(listed);
+
+        doubtful.addAll(cached.keySet());
+
+        for (ZkIonClusterNode n : member.topology().members())
+            doubtful.add(n.id());
+
+        doubtful.removeIf(id -> listed.contains(id) && cached.containsKey(id));
+
+        if (doubtful.isEmpty())
+            return cached;
+
+        List<ChildData> all = new ArrayList<>();
+
+        for (Map.Entry<UUID, ChildData> e : cached.entrySet()) {
+            if (!doubtful.contains(e.getKey()))
+                all.add(e.getValue());
+        }
+
+        for (UUID id : doubtful) {
+            Stat stat = new Stat();
+            byte[] data = store.rawData(paths.alive(id), stat);
+
+            if (data != null)
+                all.add(new ChildData(paths.alive(id), stat, data));
+        }
+
+        all.sort(Comparator.comparingLong(d -> d.getStat().getCzxid()));
+
+        Map<UUID, ChildData> out = new LinkedHashMap<>();
+
+        for (ChildData d : all)
+            out.put(ZkPaths.nodeId(d.getPath().substring(paths.alive.length() + 1)), d);
+
+        return out;
     }
 
     /** @return What an alive node says, decoded once per version of its data: every step reads every node's ack. */

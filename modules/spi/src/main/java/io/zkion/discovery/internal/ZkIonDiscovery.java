@@ -62,6 +62,9 @@ public final class ZkIonDiscovery {
 
     private static final int ACK_EVERY = 128;
 
+    /** The coordinator's safety net: the longest it goes without a cycle. */
+    private static final long TICK_MS = 2_000;
+
     /** How long a stopping node waits for ZooKeeper to take its left/ marker. */
     private static final long LEAVE_MARK_WAIT_MS = 3_000;
 
@@ -97,6 +100,9 @@ public final class ZkIonDiscovery {
     private volatile boolean aliveDirty = true;
     private Set<UUID> alive = new HashSet<>();
     private boolean ackSoonQueued;
+
+    /** Whether the coordinator's next tick is scheduled; read and written on the discovery thread only. */
+    private boolean tickQueued;
     private boolean ackLaterQueued;
     private int unacked;
 
@@ -448,8 +454,10 @@ public final class ZkIonDiscovery {
 
             settleRole(alive);
 
-            if (crd != null)
-                crd.step();
+            if (crd != null) {
+                crd.step(alive);
+                tick();
+            }
 
             ack(applied);
         }
@@ -516,6 +524,28 @@ public final class ZkIonDiscovery {
         if (crd != null) {
             crd.close();
             crd = null;
+        }
+    }
+
+    /**
+     * While coordinating, a cycle runs at least every {@link #TICK_MS} with alive/ listed afresh: should a ZooKeeper
+     * notification be lost, a join or a departure waits a tick, not forever.
+     */
+    private void tick() {
+        if (tickQueued)
+            return;
+
+        tickQueued = true;
+
+        try {
+            worker.schedule(() -> {
+                tickQueued = false;
+                aliveDirty = true;
+                trigger();
+            }, TICK_MS, TimeUnit.MILLISECONDS);
+        }
+        catch (java.util.concurrent.RejectedExecutionException ignored) {
+            // Stopping.
         }
     }
 

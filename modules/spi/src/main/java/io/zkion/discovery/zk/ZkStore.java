@@ -302,8 +302,13 @@ public final class ZkStore {
 
     /** @return The raw data of a node (a manifest is not resolved), or null if there is none. */
     public byte[] rawData(String path) throws Exception {
+        return rawData(path, null);
+    }
+
+    /** @return The znode's bytes as stored, its stat in {@code stat} if given; null if there is no such znode. */
+    public byte[] rawData(String path, Stat stat) throws Exception {
         try {
-            return client.getData().forPath(path);
+            return stat == null ? client.getData().forPath(path) : client.getData().storingStatIn(stat).forPath(path);
         }
         catch (KeeperException.NoNodeException e) {
             return null;
