@@ -185,6 +185,7 @@ final class Member {
         // the entry just written comes right after the last one this node applied, nothing came in between.
         if (bound == highestApplied() + 1)
             return total;
+
         List<String> names = sortedLog();
         Map<Long, Boolean> present = new HashMap<>();
 

@@ -100,11 +100,11 @@ public final class ZkIonDiscovery {
     private volatile boolean aliveDirty = true;
     private Set<UUID> alive = new HashSet<>();
     private boolean ackSoonQueued;
+    private boolean ackLaterQueued;
+    private int unacked;
 
     /** Whether the coordinator's next tick is scheduled; read and written on the discovery thread only. */
     private boolean tickQueued;
-    private boolean ackLaterQueued;
-    private int unacked;
 
     private volatile State state = State.NEW;
     private volatile Member member;
