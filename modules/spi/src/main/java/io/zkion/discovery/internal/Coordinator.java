@@ -132,6 +132,9 @@ final class Coordinator implements AutoCloseable {
      */
     private boolean sweepNodes = true;
 
+    /** The paths under alive/ at the last step, to tell when a node vanished. */
+    private Set<String> lastAlive = Collections.emptySet();
+
     /**
      * Joins refused, with the creation zxid of the joiner's alive znode then: that znode stays until the joiner reads
      * the answer and leaves. A joiner that asks again (with a whole request after one by reference) makes a new one.
@@ -230,6 +233,8 @@ final class Coordinator implements AutoCloseable {
 
         Map<UUID, ChildData> aliveNow = reconciled(aliveNodes(), listed);
 
+        forgetGone(aliveNow);
+
         departures(aliveNow);
         joins(aliveNow);
         if (customDirty) {
@@ -240,9 +245,9 @@ final class Coordinator implements AutoCloseable {
         trim(aliveNow);
     }
 
+    /** @return The alive nodes as the cache has them, oldest first. */
     private Map<UUID, ChildData> aliveNodes() {
         Map<UUID, ChildData> m = new LinkedHashMap<>();
-        Set<String> present = new HashSet<>();
 
         alive.stream()
             .filter(d -> !d.getPath().equals(paths.alive))
@@ -250,20 +255,30 @@ final class Coordinator implements AutoCloseable {
             .forEach(d -> {
                 UUID id = aliveIds.computeIfAbsent(d.getPath(), p -> ZkPaths.nodeId(p.substring(paths.alive.length() + 1)));
 
-                present.add(d.getPath());
-
                 if (id != null)
                     m.put(id, d);
             });
 
-        // What was parsed or decoded of nodes gone since is dropped, in one place for both caches.
-        if (aliveIds.size() > present.size() || aliveInfos.size() > present.size()) {
-            aliveIds.keySet().retainAll(present);
-            aliveInfos.keySet().retainAll(present);
-            sweepNodes = true;
-        }
-
         return m;
+    }
+
+    /**
+     * Drops what was parsed or decoded of nodes no longer alive, in one place for both caches, and has the data
+     * znodes swept when a node vanished since the last step. Judged on the reconciled view, so that a stale entry
+     * in the cache does not set off a sweep at every step.
+     */
+    private void forgetGone(Map<UUID, ChildData> aliveNow) {
+        Set<String> present = new HashSet<>();
+
+        for (ChildData d : aliveNow.values())
+            present.add(d.getPath());
+
+        if (!present.containsAll(lastAlive))
+            sweepNodes = true;
+
+        aliveIds.keySet().retainAll(present);
+        aliveInfos.keySet().retainAll(present);
+        lastAlive = present;
     }
 
     /**

@@ -99,12 +99,18 @@ public final class ZkIonDiscovery {
     private final java.util.Queue<String> logDeleted = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean aliveDirty = true;
     private Set<UUID> alive = new HashSet<>();
-    private boolean ackSoonQueued;
-    private boolean ackLaterQueued;
+    private final Delayed ackSoon = new Delayed(ACK_SOON_MS, this::delayedAck);
+    private final Delayed ackLater = new Delayed(ACK_LATER_MS, this::delayedAck);
     private int unacked;
 
-    /** Whether the coordinator's next tick is scheduled; read and written on the discovery thread only. */
-    private boolean tickQueued;
+    /**
+     * While coordinating, a cycle runs at least this often with alive/ listed afresh: should a ZooKeeper
+     * notification be lost, a join or a departure waits a tick, not forever.
+     */
+    private final Delayed tick = new Delayed(TICK_MS, () -> {
+        aliveDirty = true;
+        trigger();
+    });
 
     private volatile State state = State.NEW;
     private volatile Member member;
@@ -456,7 +462,7 @@ public final class ZkIonDiscovery {
 
             if (crd != null) {
                 crd.step(alive);
-                tick();
+                tick.schedule();
             }
 
             ack(applied);
@@ -527,25 +533,37 @@ public final class ZkIonDiscovery {
         }
     }
 
-    /**
-     * While coordinating, a cycle runs at least every {@link #TICK_MS} with alive/ listed afresh: should a ZooKeeper
-     * notification be lost, a join or a departure waits a tick, not forever.
-     */
-    private void tick() {
-        if (tickQueued)
-            return;
+    /** A run on the discovery thread after a delay, scheduled once at a time; used on that thread only. */
+    private final class Delayed {
+        private final long ms;
+        private final Runnable action;
+        private boolean pending;
 
-        tickQueued = true;
-
-        try {
-            worker.schedule(() -> {
-                tickQueued = false;
-                aliveDirty = true;
-                trigger();
-            }, TICK_MS, TimeUnit.MILLISECONDS);
+        Delayed(long ms, Runnable action) {
+            this.ms = ms;
+            this.action = action;
         }
-        catch (java.util.concurrent.RejectedExecutionException ignored) {
-            // Stopping.
+
+        boolean pending() {
+            return pending;
+        }
+
+        /** Schedules the run, unless one is pending already. */
+        void schedule() {
+            if (pending)
+                return;
+
+            pending = true;
+
+            try {
+                worker.schedule(() -> {
+                    pending = false;
+                    action.run();
+                }, ms, TimeUnit.MILLISECONDS);
+            }
+            catch (java.util.concurrent.RejectedExecutionException ignored) {
+                // Stopping.
+            }
         }
     }
 
@@ -558,20 +576,10 @@ public final class ZkIonDiscovery {
 
         if (unacked >= ACK_EVERY)
             writeAck(member.lastEventId());
-        else if (applied.ackAwaited && !ackSoonQueued) {
-            ackSoonQueued = true;
-            worker.schedule(() -> {
-                ackSoonQueued = false;
-                delayedAck();
-            }, ACK_SOON_MS, TimeUnit.MILLISECONDS);
-        }
-        else if (!ackLaterQueued) {
-            ackLaterQueued = true;
-            worker.schedule(() -> {
-                ackLaterQueued = false;
-                delayedAck();
-            }, ACK_LATER_MS, TimeUnit.MILLISECONDS);
-        }
+        else if (applied.ackAwaited && !ackSoon.pending())
+            ackSoon.schedule();
+        else
+            ackLater.schedule();
     }
 
     private void delayedAck() {

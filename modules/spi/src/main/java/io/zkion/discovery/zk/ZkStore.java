@@ -222,16 +222,9 @@ public final class ZkStore {
 
     /** Like {@link #read(String)}, filling {@code stat} with the node's. */
     public byte[] read(String path, Stat stat) throws Exception {
-        byte[] data;
+        Payload p = payloadOf(path, rawData(path, stat));
 
-        try {
-            data = stat == null ? client.getData().forPath(path) : client.getData().storingStatIn(stat).forPath(path);
-        }
-        catch (KeeperException.NoNodeException e) {
-            return null;
-        }
-
-        return payloadOf(path, data).data;
+        return p == null ? null : p.data;
     }
 
     private byte[] assemble(String path, PartsManifest m) throws Exception {
