@@ -104,12 +104,7 @@ final class Bounds {
 
     /** @return Bytes allocated so far by the reading client's threads (its ZooKeeper send and event threads). */
     private static long readerBytes() {
-        long total = 0;
-
-        for (java.lang.management.ThreadInfo ti : MX.getThreadInfo(MX.getAllThreadIds())) {
-            if (ti != null && ti.getThreadName().startsWith(READER))
-                total += Math.max(0, MX.getThreadAllocatedBytes(ti.getThreadId()));
-        }
+        long total = Scenarios.allocatedTotal(t -> t.startsWith(READER));
 
         if (total == 0)
             throw new IllegalStateException("No thread named " + READER + "*: ZooKeeper named its threads otherwise");

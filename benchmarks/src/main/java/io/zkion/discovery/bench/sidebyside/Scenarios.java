@@ -57,11 +57,11 @@ final class Scenarios {
     static double allocationPerEvent(List<Ignite> nodes, int events) throws Exception {
         customRoundTrip(nodes, 50); // Warm up the listeners and code paths.
 
-        long before = allocatedAllThreads();
+        long before = allocatedTotal(t -> true);
 
         customRoundTrip(nodes, events);
 
-        return (allocatedAllThreads() - before) / (double)events;
+        return (allocatedTotal(t -> true) - before) / (double)events;
     }
 
     /** @return Bytes allocated by the threads of {@code crd} alone per no-op custom event sent from another node. */
@@ -113,10 +113,11 @@ final class Scenarios {
         return out;
     }
 
-    private static long allocatedAllThreads() {
+    /** @return Bytes allocated so far by all live threads whose name passes {@code threadName}, together. */
+    static long allocatedTotal(java.util.function.Predicate<String> threadName) {
         long total = 0;
 
-        for (long b : allocatedBy(null).values())
+        for (long b : allocatedBy(threadName).values())
             total += b;
 
         return total;
@@ -127,11 +128,16 @@ final class Scenarios {
      *      is null.
      */
     static Map<Long, Long> allocatedBy(String name) {
+        return allocatedBy(t -> name == null || ofNode(t, name));
+    }
+
+    /** @return Bytes allocated so far by each live thread whose name passes {@code threadName}. */
+    static Map<Long, Long> allocatedBy(java.util.function.Predicate<String> threadName) {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         Map<Long, Long> out = new HashMap<>();
 
         for (java.lang.management.ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds())) {
-            if (ti == null || (name != null && !ofNode(ti.getThreadName(), name)))
+            if (ti == null || !threadName.test(ti.getThreadName()))
                 continue;
 
             long b = mx.getThreadAllocatedBytes(ti.getThreadId());
