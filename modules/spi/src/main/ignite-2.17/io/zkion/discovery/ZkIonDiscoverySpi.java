@@ -20,7 +20,7 @@ import org.apache.ignite.spi.discovery.DiscoverySpiOrderSupport;
 public class ZkIonDiscoverySpi extends AbstractZkIonDiscoverySpi {
     /** Every node in the topology supports {@code feature}. */
     @Override public boolean allNodesSupport(IgniteFeatures feature) {
-        io.zkion.discovery.internal.ZkIonDiscovery e = engine();
+        io.zkion.discovery.engine.NodeEngine e = engine();
 
         return e != null && IgniteFeatures.allNodesSupports(e.topology().nodes(), feature);
     }

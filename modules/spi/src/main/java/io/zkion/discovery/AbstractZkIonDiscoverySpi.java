@@ -20,7 +20,7 @@ import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;
-import io.zkion.discovery.internal.ZkIonDiscovery;
+import io.zkion.discovery.engine.NodeEngine;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -47,7 +47,7 @@ import org.apache.zookeeper.data.ACL;
 
 /**
  * Everything of {@link ZkIonDiscoverySpi} that is the same on every Ignite line: configuration, lifecycle
- * and the discovery contract, delegated to {@link ZkIonDiscovery}. The concrete class, one per Ignite
+ * and the discovery contract, delegated to {@link NodeEngine}. The concrete class, one per Ignite
  * line, adds what a line's {@code IgniteDiscoverySpi} declares beyond this.
  */
 public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter implements IgniteDiscoverySpi {
@@ -79,7 +79,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     private transient Serializable consistentId;
     private transient ZkIonClusterNode locNode;
     private transient CuratorFramework client;
-    private transient volatile ZkIonDiscovery engine;
+    private transient volatile NodeEngine engine;
     private transient volatile io.zkion.discovery.internal.TestHooks hooks;
     private final transient DiscoveryMetrics metrics = new DiscoveryMetrics();
 
@@ -234,7 +234,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         // compression there.
         ObjectCodec objects = new ObjectCodec(marsh, zip.stored(), U.resolveClassLoader(ignite.configuration()));
 
-        engine = new ZkIonDiscovery(client, zkRootPath, limit, formats(marsh, zip), new ControlCodec(zip), objects,
+        engine = new NodeEngine(client, zkRootPath, limit, formats(marsh, zip), new ControlCodec(zip), objects,
             host(), locNode, joinTimeout, !clientReconnectDisabled, metrics);
 
         if (hooks != null)
@@ -462,7 +462,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     private void stopQuietly() {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         if (e != null)
             e.stop();
@@ -479,14 +479,14 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
             MetricRegistryImpl reg = (MetricRegistryImpl)spiCtx.getOrCreateMetricRegistry("io.discovery.zkion");
 
             metrics.register(reg, () -> {
-                ZkIonDiscovery e = engine;
+                NodeEngine e = engine;
                 return e == null ? 0 : e.topology().topVer();
             }, () -> {
-                ZkIonDiscovery e = engine;
+                NodeEngine e = engine;
                 ClusterNode c = e == null ? null : e.coordinator();
                 return c == null ? null : c.id();
             }, () -> {
-                ZkIonDiscovery e = engine;
+                NodeEngine e = engine;
                 return e == null ? 0 : e.pendingEntries();
             });
         }
@@ -517,7 +517,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public Collection<ClusterNode> getRemoteNodes() {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         return e == null ? Collections.emptyList() : e.remoteNodes();
     }
@@ -527,13 +527,13 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public ClusterNode getNode(UUID nodeId) {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         return e == null ? null : e.topology().node(nodeId);
     }
 
     @Override public boolean pingNode(UUID nodeId) {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         return e != null && e.pingNode(nodeId);
     }
@@ -564,13 +564,13 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public long getGridStartTime() {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         return e == null ? 0 : e.gridStartTime();
     }
 
     @Override public void sendCustomEvent(DiscoverySpiCustomMessage msg) throws IgniteException {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         if (e == null)
             throw new IgniteException("Failed to send a custom message: ZkIonDiscoverySpi is not started");
@@ -579,7 +579,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public void failNode(UUID nodeId, String warning) {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         if (e != null)
             e.failNode(nodeId, warning);
@@ -590,7 +590,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public boolean knownNode(UUID nodeId) {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         return e != null && e.knownNode(nodeId);
     }
@@ -600,7 +600,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public void clientReconnect() {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         if (e != null)
             e.clientReconnect();
@@ -608,7 +608,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
     /** Drops this node's ZooKeeper session without leaving: the others see it fail, and it is segmented. */
     @Override public void simulateNodeFailure() {
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         if (e != null)
             e.simulateFailure();
@@ -626,14 +626,14 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     protected void testHooks(io.zkion.discovery.internal.TestHooks hooks) {
         this.hooks = hooks;
 
-        ZkIonDiscovery e = engine;
+        NodeEngine e = engine;
 
         if (e != null)
             e.hooks(hooks);
     }
 
     /** @return The engine, for diagnostics (the Ion dump) and tests; null when stopped. */
-    public ZkIonDiscovery engine() {
+    public NodeEngine engine() {
         return engine;
     }
 

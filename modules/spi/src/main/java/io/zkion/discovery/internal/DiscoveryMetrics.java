@@ -26,19 +26,19 @@ public final class DiscoveryMetrics {
     private final LongAdder gateClosings = new LongAdder();
     private final LongAdder gateWaits = new LongAdder();
 
-    void onJoined() { joined.increment(); }
-    void onLeft() { left.increment(); }
-    void onFailed() { failed.increment(); }
-    void onCustom() { custom.increment(); }
-    void onWritten(long bytes) { bytesWritten.add(bytes); }
-    void onLogEntryWritten() { logEntriesWritten.increment(); }
-    void onRead(long bytes) { bytesRead.add(bytes); entriesRead.increment(); }
-    void onTrimmed(int n) { entriesTrimmed.add(n); }
-    void onTakeover() { coordinatorTakeovers.increment(); }
-    void onCommitConflict() { commitConflicts.increment(); }
-    void onConnectionLoss() { connectionLosses.increment(); }
-    void onGateClosed() { gateClosings.increment(); }
-    void onGateWait() { gateWaits.increment(); }
+    public void onJoined() { joined.increment(); }
+    public void onLeft() { left.increment(); }
+    public void onFailed() { failed.increment(); }
+    public void onCustom() { custom.increment(); }
+    public void onWritten(long bytes) { bytesWritten.add(bytes); }
+    public void onLogEntryWritten() { logEntriesWritten.increment(); }
+    public void onRead(long bytes) { bytesRead.add(bytes); entriesRead.increment(); }
+    public void onTrimmed(int n) { entriesTrimmed.add(n); }
+    public void onTakeover() { coordinatorTakeovers.increment(); }
+    public void onCommitConflict() { commitConflicts.increment(); }
+    public void onConnectionLoss() { connectionLosses.increment(); }
+    public void onGateClosed() { gateClosings.increment(); }
+    public void onGateWait() { gateWaits.increment(); }
 
     public long bytesWritten() {
         return bytesWritten.sum();

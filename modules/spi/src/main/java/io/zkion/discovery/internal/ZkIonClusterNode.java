@@ -70,34 +70,34 @@ public final class ZkIonClusterNode implements IgniteClusterNode, Serializable, 
         return n;
     }
 
-    void order(long order) {
+    public void order(long order) {
         assert order > 0 : order;
 
         this.order = order;
     }
 
     /** Forgets an order this node assumed while it tried to found the cluster and lost the race. */
-    void clearOrder() {
+    public void clearOrder() {
         this.order = 0;
     }
 
     /** A client rejoining gets a new id on the same object. */
-    void newId(UUID id) {
+    public void newId(UUID id) {
         this.id = id;
         this.order = 0;
     }
 
-    void attributes(Map<String, Object> attrs) {
+    public void attributes(Map<String, Object> attrs) {
         this.credentials = attrs.get(IgniteNodeAttributes.ATTR_SECURITY_CREDENTIALS);
         this.attrs = withoutCredentials(attrs);
     }
 
     /** Attributes as the coordinator completes them (the security subject), credentials never among them. */
-    void replaceAttributes(Map<String, Object> attrs) {
+    public void replaceAttributes(Map<String, Object> attrs) {
         this.attrs = withoutCredentials(attrs);
     }
 
-    Object credentials() {
+    public Object credentials() {
         return credentials;
     }
 

@@ -1,5 +1,6 @@
-package io.zkion.discovery.internal;
+package io.zkion.discovery.member;
 
+import io.zkion.discovery.internal.*;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.ignite.internal.managers.discovery.CustomMessageWrapper;
@@ -13,7 +14,7 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
  * message it has processed, by the id of its own envelope.) A node that joined between the copies never saw the
  * first, and delivers the second.
  */
-final class DeliveredIds {
+public final class DeliveredIds {
     /** A replay comes within the session timeout; at thousands of messages a second this still spans seconds. */
     static final int WINDOW = 16_384;
 
@@ -24,13 +25,13 @@ final class DeliveredIds {
     };
 
     /** @return False if a message with the same id was added lately; messages without an id always count as new. */
-    boolean add(DiscoverySpiCustomMessage msg) {
+    public boolean add(DiscoverySpiCustomMessage msg) {
         IgniteUuid id = id(msg);
 
         return id == null || ids.put(id, Boolean.TRUE) == null;
     }
 
-    boolean contains(DiscoverySpiCustomMessage msg) {
+    public boolean contains(DiscoverySpiCustomMessage msg) {
         IgniteUuid id = id(msg);
 
         return id != null && ids.containsKey(id);

@@ -1,5 +1,8 @@
-package io.zkion.discovery.internal;
+package io.zkion.discovery.engine;
 
+import io.zkion.discovery.internal.*;
+import io.zkion.discovery.member.*;
+import io.zkion.discovery.coordinator.*;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -45,7 +48,7 @@ import org.apache.zookeeper.Watcher;
  * the log, checks this node is still alive, settles who coordinates and lets the coordinator work. So all
  * state changes happen on one thread, in one order.
  */
-public final class ZkIonDiscovery {
+public final class NodeEngine {
     /** The engine's states. */
     public enum State { NEW, JOINING, JOINED, DISCONNECTED, STOPPED }
 
@@ -131,7 +134,7 @@ public final class ZkIonDiscovery {
     /** Paths of this node's messages in the coordinator's queue, not known to be logged yet. */
     private final List<String> queued = new java.util.ArrayList<>();
 
-    public ZkIonDiscovery(CuratorFramework client, String root, int requestLimit, EventFormats formats,
+    public NodeEngine(CuratorFramework client, String root, int requestLimit, EventFormats formats,
         ControlCodec codec, ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout,
         boolean clientReconnect, DiscoveryMetrics metrics) {
         this.paths = new ZkPaths(root);

@@ -1,5 +1,7 @@
-package io.zkion.discovery.internal;
+package io.zkion.discovery.coordinator;
 
+import io.zkion.discovery.internal.*;
+import io.zkion.discovery.member.*;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,7 +29,7 @@ import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.NodeData;
-import io.zkion.discovery.internal.Member.Predecoded;
+import io.zkion.discovery.member.Member.Predecoded;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -62,9 +64,9 @@ import org.apache.zookeeper.data.Stat;
  * mutable message here first), the coordinator closes the gate, applies what members appended before, does
  * the work and opens the gate with its commit. Members' appends check the gate's version, so none lands between.
  */
-final class Coordinator implements AutoCloseable {
+public final class Coordinator implements AutoCloseable {
     /** How a refusal of a join request this coordinator cannot read starts; older releases word it the same. */
-    static final String UNREADABLE_REQUEST = "The coordinator could not read the join request";
+    public static final String UNREADABLE_REQUEST = "The coordinator could not read the join request";
 
     /** Custom messages batched into one entry at most. */
     private static final int MAX_BATCH = 64;
@@ -141,7 +143,7 @@ final class Coordinator implements AutoCloseable {
      */
     private final Map<UUID, Long> rejected = new HashMap<>();
 
-    Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
+    public Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
         Notifier notifier, Runnable trigger) throws Exception {
         this.trigger = trigger;
@@ -219,7 +221,7 @@ final class Coordinator implements AutoCloseable {
      *
      * @param listed The ids under alive/ as this node listed them in this cycle.
      */
-    void step(Set<UUID> listed) throws Exception {
+    public void step(Set<UUID> listed) throws Exception {
         if (!aliveLoaded)
             return;
 
@@ -351,8 +353,8 @@ final class Coordinator implements AutoCloseable {
 
     /** An alive node's data as decoded, with the version it was decoded from. */
     private static final class Decoded {
-        final long mzxid;
-        final AliveInfo info;
+        public final long mzxid;
+        public final AliveInfo info;
 
         Decoded(long mzxid, AliveInfo info) {
             this.mzxid = mzxid;
@@ -1026,15 +1028,15 @@ final class Coordinator implements AutoCloseable {
 
     /** A log entry this node committed and has yet to apply. */
     private static final class Committed {
-        final long seq;
-        final String path;
+        public final long seq;
+        public final String path;
         final byte[] manifest;
-        final EventBatch batch;
-        final Map<Long, Predecoded> pre;
+        public final EventBatch batch;
+        public final Map<Long, Predecoded> pre;
 
         /** For a join: the joined node's record and the node, for the snapshots of later joins of the same pass. */
         final byte[] joinedRecord;
-        final ZkIonClusterNode joinedNode;
+        public final ZkIonClusterNode joinedNode;
 
         Committed(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> pre, byte[] joinedRecord,
             ZkIonClusterNode joinedNode) {
@@ -1104,7 +1106,7 @@ final class Coordinator implements AutoCloseable {
     }
 
     /** @return Ids of alive nodes, as the coordinator's cache has them. */
-    Collection<UUID> aliveIds() {
+    public Collection<UUID> aliveIds() {
         return aliveNodes().keySet();
     }
 

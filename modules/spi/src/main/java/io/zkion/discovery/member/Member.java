@@ -1,5 +1,6 @@
-package io.zkion.discovery.internal;
+package io.zkion.discovery.member;
 
+import io.zkion.discovery.internal.*;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,13 +33,13 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
  * also writes the log, and applies its own entries as it commits them. Members append their own custom
  * messages to the log too, so an entry may come from any node: ZooKeeper's sequence is the order.
  */
-final class Member {
+public final class Member {
     /**
      * Event ids are absolute: {@code (entry sequence + 1) * IDS_PER_ENTRY + index in the entry}. Every node
      * derives the same ids from the log's order, without a counter, whoever wrote an entry. An entry holds
      * fewer events than this.
      */
-    static final long IDS_PER_ENTRY = 1024;
+    public static final long IDS_PER_ENTRY = 1024;
 
     private final ZkStore store;
     private final ZkPaths paths;
@@ -77,7 +78,7 @@ final class Member {
     /** The ids of the custom messages delivered last, to deliver once a send that was written twice. */
     private final DeliveredIds delivered = new DeliveredIds();
 
-    Member(ZkStore store, EventFormats formats, ObjectCodec objects, NodeDataReader nodeData, Notifier notifier,
+    public Member(ZkStore store, EventFormats formats, ObjectCodec objects, NodeDataReader nodeData, Notifier notifier,
         DiscoveryHost host, DiscoveryMetrics metrics, ZkIonClusterNode local) {
         this.store = store;
         this.nodeData = nodeData;
@@ -91,28 +92,28 @@ final class Member {
         this.local = local;
     }
 
-    Topology topology() {
+    public Topology topology() {
         return topology;
     }
 
-    long lastEventId() {
+    public long lastEventId() {
         return lastEventId;
     }
 
-    UUID clusterId() {
+    public UUID clusterId() {
         return clusterId;
     }
 
-    TreeMap<Long, LogEntry> entries() {
+    public TreeMap<Long, LogEntry> entries() {
         return entries;
     }
 
     /** @return The delivered message awaiting its ack; it stays until its entry is trimmed. */
-    DiscoverySpiCustomMessage pendingAck(long eventId) {
+    public DiscoverySpiCustomMessage pendingAck(long eventId) {
         return pendingAcks.get(eventId);
     }
 
-    boolean excluded() {
+    public boolean excluded() {
         return excluded;
     }
 
@@ -121,12 +122,12 @@ final class Member {
         return ownUnread.isEmpty() ? lastSeq : Math.max(lastSeq, ownUnread.last());
     }
 
-    static long absoluteId(long seq, long indexInEntry) {
+    public static long absoluteId(long seq, long indexInEntry) {
         return (seq + 1) * IDS_PER_ENTRY + indexInEntry;
     }
 
     /** Starts from a join: the topology of the join result; the events after this node's join still to apply. */
-    void start(UUID clusterId, Topology initial) throws Exception {
+    public void start(UUID clusterId, Topology initial) throws Exception {
         this.clusterId = clusterId;
         this.topology = initial;
 
@@ -173,12 +174,12 @@ final class Member {
      *
      * @return How many events were applied, and whether one was a custom message.
      */
-    Applied catchUp() throws Exception {
+    public Applied catchUp() throws Exception {
         return catchUpBefore(Long.MAX_VALUE);
     }
 
     /** Like {@link #catchUp()}, for the entries below sequence {@code bound}: those ahead of one just written. */
-    Applied catchUpBefore(long bound) throws Exception {
+    public Applied catchUpBefore(long bound) throws Exception {
         Applied total = new Applied();
 
         // ZooKeeper numbers a sequential child by the parent's count of child creations and deletions so far: if
@@ -211,7 +212,7 @@ final class Member {
      * Applies the entries the log watch reported created, without listing the log: ZooKeeper delivers a persistent
      * watch's events in order and without loss while the watch stands, and a reset of the watch lists the log again.
      */
-    Applied catchUpCreated(List<String> created) throws Exception {
+    public Applied catchUpCreated(List<String> created) throws Exception {
         Applied total = new Applied();
         List<String> names = new ArrayList<>(created);
 
@@ -224,7 +225,7 @@ final class Member {
     }
 
     /** Forgets entries the log watch reported deleted: the coordinator trimmed them once every node had them. */
-    void onDeleted(List<String> deleted) {
+    public void onDeleted(List<String> deleted) {
         for (String name : deleted) {
             long seq = ZkPaths.sequence(name);
 
@@ -302,7 +303,7 @@ final class Member {
      * Takes over entries this node never applied (written before it joined) and that are still in the log, so
      * that a new coordinator trims them too. Their custom messages were never delivered here: no ack for them.
      */
-    void adoptOlderEntries() throws Exception {
+    public void adoptOlderEntries() throws Exception {
         for (String name : sortedLog()) {
             long seq = ZkPaths.sequence(name);
 
@@ -342,7 +343,7 @@ final class Member {
     }
 
     /** @return Nodes taken out of the topology by entries not trimmed yet: some member may still need their data. */
-    Set<UUID> departedUntrimmed() {
+    public Set<UUID> departedUntrimmed() {
         Set<UUID> out = new HashSet<>();
 
         for (LogEntry e : entries.values())
@@ -352,18 +353,18 @@ final class Member {
     }
 
     /** @return Whether a message with the id of {@code msg} was delivered here lately: a second copy of a send. */
-    boolean deliveredAlready(DiscoverySpiCustomMessage msg) {
+    public boolean deliveredAlready(DiscoverySpiCustomMessage msg) {
         return delivered.contains(msg);
     }
 
     /** Forgets entries the coordinator (this node) just trimmed. */
-    void onTrimmed(List<LogEntry> trimmed) {
+    public void onTrimmed(List<LogEntry> trimmed) {
         for (LogEntry e : trimmed)
             forget(e.seq);
     }
 
     /** Applies an entry this node just wrote as coordinator (or as the node that founded the cluster). */
-    Applied applyOwn(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered)
+    public Applied applyOwn(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered)
         throws Exception {
         ownUnread.add(seq);
 
@@ -537,19 +538,19 @@ final class Member {
     }
 
     /** What a coordinator already did with an event it appends. */
-    static final class Predecoded {
-        final DiscoverySpiCustomMessage msg;
-        final boolean delivered;
-        final boolean exchanged;
+    public static final class Predecoded {
+        public final DiscoverySpiCustomMessage msg;
+        public final boolean delivered;
+        public final boolean exchanged;
 
         /** For a join: the node, as the coordinator validated it; null to read it from the entry. */
-        final ZkIonClusterNode node;
+        public final ZkIonClusterNode node;
 
-        Predecoded(DiscoverySpiCustomMessage msg, boolean delivered, boolean exchanged) {
+        public Predecoded(DiscoverySpiCustomMessage msg, boolean delivered, boolean exchanged) {
             this(msg, delivered, exchanged, null);
         }
 
-        Predecoded(DiscoverySpiCustomMessage msg, boolean delivered, boolean exchanged, ZkIonClusterNode node) {
+        public Predecoded(DiscoverySpiCustomMessage msg, boolean delivered, boolean exchanged, ZkIonClusterNode node) {
             this.msg = msg;
             this.delivered = delivered;
             this.exchanged = exchanged;
@@ -558,13 +559,13 @@ final class Member {
     }
 
     /** A tally of applied events. */
-    static final class Applied {
-        int events;
+    public static final class Applied {
+        public int events;
 
         /** Whether a delivered message awaits its ack: Ignite sends the ack once every node has acked it. */
-        boolean ackAwaited;
+        public boolean ackAwaited;
 
-        void add(Applied o) {
+        public void add(Applied o) {
             events += o.events;
             ackAwaited |= o.ackAwaited;
         }

@@ -1,5 +1,8 @@
-package io.zkion.discovery.internal;
+package io.zkion.discovery.engine;
 
+import io.zkion.discovery.internal.*;
+import io.zkion.discovery.member.*;
+import io.zkion.discovery.coordinator.*;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -23,7 +26,7 @@ import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.NodeData;
-import io.zkion.discovery.internal.Member.Predecoded;
+import io.zkion.discovery.member.Member.Predecoded;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.api.transaction.CuratorOp;

@@ -1,5 +1,6 @@
-package io.zkion.discovery.internal;
+package io.zkion.discovery.member;
 
+import io.zkion.discovery.internal.*;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -13,12 +14,12 @@ import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 
 /** Reads a node's data znode, which ion-2 join events and snapshot records refer to instead of copying it. */
-final class NodeDataReader {
+public final class NodeDataReader {
     private final ZkStore store;
     private final ZkPaths paths;
     private final ControlCodec codec;
 
-    NodeDataReader(ZkStore store, ControlCodec codec) {
+    public NodeDataReader(ZkStore store, ControlCodec codec) {
         this.store = store;
         this.paths = store.paths();
         this.codec = codec;
@@ -29,21 +30,21 @@ final class NodeDataReader {
      * @throws CorruptPayloadException If it is gone: the coordinator removes it only once every member is past
      *      the node's exit, so a reader that still needs it found a cluster in a state it cannot follow.
      */
-    NodeData read(UUID id, String what) throws Exception {
+    public NodeData read(UUID id, String what) throws Exception {
         return decode(id, payload(id, what));
     }
 
     /** @return The data znode as stored (a manifest too: deleting it takes its parts), not decoded yet. */
-    ZkStore.Payload payload(UUID id, String what) throws Exception {
+    public ZkStore.Payload payload(UUID id, String what) throws Exception {
         return present(store.readPayload(paths.node(id)), id, what);
     }
 
-    NodeData decode(UUID id, ZkStore.Payload p) {
+    public NodeData decode(UUID id, ZkStore.Payload p) {
         return codec.decodeNodeData(p.data, paths.node(id));
     }
 
     /** Reads the data znodes of {@code ids}, their requests in flight together; as {@link #read}, for each. */
-    Map<UUID, NodeData> readAll(Collection<UUID> ids, String what) throws Exception {
+    public Map<UUID, NodeData> readAll(Collection<UUID> ids, String what) throws Exception {
         List<String> znodes = new ArrayList<>(ids.size());
 
         for (UUID id : ids)

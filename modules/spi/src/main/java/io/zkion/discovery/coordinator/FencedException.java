@@ -1,10 +1,13 @@
-package io.zkion.discovery.internal;
+package io.zkion.discovery.coordinator;
+
+import io.zkion.discovery.internal.*;
+import io.zkion.discovery.member.*;
 
 /** A coordinator's commit was refused because another wrote the cluster state: it is no longer coordinator. */
-final class FencedException extends RuntimeException {
+public final class FencedException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
-    FencedException(String msg) {
+    public FencedException(String msg) {
         super("No longer the coordinator: " + msg);
     }
 }
