@@ -30,6 +30,7 @@ import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.NodeData;
 import io.zkion.discovery.member.Member.Predecoded;
+import io.zkion.discovery.log.LogEntryWriter;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -74,7 +75,7 @@ public final class Coordinator implements AutoCloseable {
     /** Entries trimmed in one multi at most. */
     private static final int MAX_TRIM = 128;
 
-    /** Ack events in one entry at most: an entry holds fewer than {@link Member#IDS_PER_ENTRY} events. */
+    /** Ack events in one entry at most: an entry holds fewer than {@link io.zkion.discovery.log.EventIds#PER_ENTRY} events. */
     private static final int MAX_ACKS = 512;
 
     /** Departures in one entry at most, for the same reason. */
@@ -93,6 +94,7 @@ public final class Coordinator implements AutoCloseable {
     private final Notifier notifier;
     private final NodeDataReader nodeData;
     private final IgniteLogger log;
+    private final LogEntryWriter entries;
 
     /** Schedules another step. */
     private final Runnable trigger;
@@ -160,6 +162,7 @@ public final class Coordinator implements AutoCloseable {
         this.notifier = notifier;
         this.nodeData = new NodeDataReader(store, codec);
         this.log = host.log();
+        this.entries = new LogEntryWriter(store, formats);
 
         readState();
         readGate();
@@ -390,7 +393,7 @@ public final class Coordinator implements AutoCloseable {
             if (n == local || (!left && aliveNow.containsKey(n.id())))
                 continue;
 
-            // An entry holds fewer than IDS_PER_ENTRY events, and one multi has a size bound: the rest go next step.
+            // An entry holds fewer than EventIds.PER_ENTRY events, and one multi has a size bound: the rest go next step.
             if (events.size() >= MAX_DEPARTURES) {
                 trigger.run();
                 break;
@@ -998,26 +1001,19 @@ public final class Coordinator implements AutoCloseable {
     /** Commits a log entry of {@code events} with {@code extra}; this node applies it with {@link #apply}. */
     private Committed commit(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
         Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
-        FormatId fmt = FormatId.ofWireName(next.format);
-        EventBatch batch = new EventBatch(next.clusterId, next.topVer, events.size() - 1, events);
-        byte[] bytes = formats.get(fmt).encode(batch);
-        ZkStore.Prepared entry = store.create(paths.logPrefix(), bytes, CreateMode.PERSISTENT_SEQUENTIAL);
-        List<CuratorOp> ops = new ArrayList<>(entry.ops);
+        LogEntryWriter.Draft entry = entries.logEntry(next.clusterId, next.topVer, events,
+            FormatId.ofWireName(next.format));
+        List<CuratorOp> ops = new ArrayList<>(entry.prepared.ops);
 
         ops.addAll(extra);
 
-        List<CuratorTransactionResult> res;
-
-        // On failure the parts stay: Curator may have replayed a multi that did commit, and deleting the parts of a
-        // committed entry would leave every node unable to read it. An orphan part is only garbage.
-        res = commitFenced(ops, next);
-
+        List<CuratorTransactionResult> res = commitFenced(ops, next);
         String created = res.get(0).getResultPath();
 
-        metrics.onWritten(bytes.length);
+        metrics.onWritten(entry.size);
         metrics.onLogEntryWritten();
 
-        return new Committed(ZkPaths.sequence(created), created, entry.manifest, batch, pre, null, null);
+        return new Committed(ZkPaths.sequence(created), created, entry.prepared.manifest, entry.batch, pre, null, null);
     }
 
     /** Applies an entry this node committed; members may have appended custom messages before it: those first. */

@@ -27,6 +27,7 @@ import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.NodeData;
 import io.zkion.discovery.member.Member.Predecoded;
+import io.zkion.discovery.log.LogEntryWriter;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -142,7 +143,7 @@ final class Joiner {
         }
         catch (Exception e) {
             if (data != null)
-                store.discard(data);
+                store.abandon(data); // Its multi was never sent.
 
             throw e;
         }
@@ -152,17 +153,7 @@ final class Joiner {
         if (data != null)
             ops.addAll(data.ops);
 
-        try {
-            store.commit(ops);
-        }
-        catch (Exception e) {
-            store.discard(req);
-
-            if (data != null)
-                store.discard(data);
-
-            throw e;
-        }
+        store.commit(ops);
 
         // A data znode left by a join that fails from here on is the coordinator's to remove: it may have
         // committed the join already, and members then read the node from it.
@@ -282,11 +273,10 @@ final class Joiner {
             codec.encode(new NodeData(objects.marshal(local), noJoinData)), CreateMode.PERSISTENT) : null;
         byte[] record = byRef ? NodeRecord.byReference(id, 1, false).encode()
             : new NodeRecord(id, 1, false, objects.marshal(local)).encode();
-        EventBatch batch = new EventBatch(state.clusterId, 1, 0, Collections.singletonList(
-            DiscoveryEvent.joined(0, 1, id, new JoinedEventData(record, noJoinData).encode())));
-        byte[] entry = formats.get(FormatId.ofWireName(format)).encode(batch);
-        ZkStore.Prepared logEntry = store.create(paths.logPrefix(), entry, CreateMode.PERSISTENT_SEQUENTIAL);
-        List<CuratorOp> ops = new ArrayList<>(logEntry.ops);
+        LogEntryWriter.Draft logEntry = new LogEntryWriter(store, formats).logEntry(state.clusterId, 1,
+            Collections.singletonList(DiscoveryEvent.joined(0, 1, id, new JoinedEventData(record, noJoinData).encode())),
+            formats.preferred());
+        List<CuratorOp> ops = new ArrayList<>(logEntry.prepared.ops);
         byte[] stateBytes = codec.encode(state);
 
         ops.add(current == null
@@ -309,10 +299,6 @@ final class Joiner {
             res = store.commit(ops);
         }
         catch (KeeperException.NodeExistsException | KeeperException.BadVersionException raced) {
-            store.discard(logEntry); // A definite refusal: nothing of this multi committed.
-
-            if (dataZnode != null)
-                store.discard(dataZnode);
             local.clearOrder(); // Not ours after all: keep waiting for the coordinator.
 
             return false;
@@ -331,7 +317,7 @@ final class Joiner {
         Map<Long, Predecoded> pre = new HashMap<>();
 
         pre.put(0L, new Predecoded(null, false, true));
-        m.applyOwn(ZkPaths.sequence(created), created, logEntry.manifest, batch, pre);
+        m.applyOwn(ZkPaths.sequence(created), created, logEntry.prepared.manifest, logEntry.batch, pre);
 
         log.info("Started a new cluster [id=" + state.clusterId + ", root=" + paths.root + ", format=" + format + ']');
 

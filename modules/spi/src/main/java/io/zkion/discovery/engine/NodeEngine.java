@@ -25,6 +25,7 @@ import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.GateState;
+import io.zkion.discovery.log.LogEntryWriter;
 import io.zkion.discovery.zk.LogGate;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
@@ -82,6 +83,7 @@ public final class NodeEngine {
     private final Notifier notifier;
     private final TopologySnapshotCodec snapshots;
     private final IgniteLogger log;
+    private final LogEntryWriter entries;
     private final long joinTimeout;
     private final boolean clientReconnect;
 
@@ -146,6 +148,7 @@ public final class NodeEngine {
         this.local = local;
         this.metrics = metrics;
         this.log = host.log();
+        this.entries = new LogEntryWriter(store, formats);
         this.joinTimeout = joinTimeout;
         this.clientReconnect = clientReconnect;
         this.notifier = new Notifier(host.listener(), log, metrics);
@@ -827,14 +830,14 @@ public final class NodeEngine {
                     if (open == null)
                         break;
 
-                    if (append(paths.logPrefix(), data, open.value.format, open.version) != null)
+                    if (append(data, open.value.format, open.version) != null)
                         return;
 
                     gate.invalidate(); // It moved since it was read: read it again.
                     metrics.onGateWait();
                 }
 
-                queued.add(append(paths.customPrefix(), data, joinedState.format, -1));
+                queued.add(append(data, joinedState.format, -1));
             }
         }
         catch (Exception e) {
@@ -854,18 +857,18 @@ public final class NodeEngine {
     }
 
     /**
-     * Writes one custom message under {@code prefix}, checked against the gate at {@code gateVersion} unless that
-     * is negative.
+     * Writes one custom message into the log, checked against the gate at {@code gateVersion}, or, if that is
+     * negative, into the coordinator's queue.
      *
      * @return The path created, or null if the gate moved.
      */
-    private String append(String prefix, byte[] data, String format, int gateVersion) throws Exception {
+    private String append(byte[] data, String format, int gateVersion) throws Exception {
         FormatId fmt = FormatId.ofWireName(format);
-        EventBatch batch = new EventBatch(member.clusterId(), 0, 0,
-            java.util.Collections.singletonList(DiscoveryEvent.custom(0, 0, local.id(), data)));
-        byte[] bytes = formats.get(fmt == null ? FormatId.ION_1 : fmt).encode(batch);
-        ZkStore.Prepared p = store.create(prefix, bytes, CreateMode.PERSISTENT_SEQUENTIAL);
-        List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new java.util.ArrayList<>(p.ops);
+        List<DiscoveryEvent> events = java.util.Collections.singletonList(DiscoveryEvent.custom(0, 0, local.id(), data));
+        LogEntryWriter.Draft p = gateVersion >= 0
+            ? entries.logEntry(member.clusterId(), 0, events, fmt == null ? FormatId.ION_1 : fmt)
+            : entries.queued(member.clusterId(), events, fmt == null ? FormatId.ION_1 : fmt);
+        List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new java.util.ArrayList<>(p.prepared.ops);
 
         if (gateVersion >= 0)
             ops.add(gate.checkOp(gateVersion));
@@ -876,11 +879,10 @@ public final class NodeEngine {
             created = store.commit(ops).get(0).getResultPath();
         }
         catch (org.apache.zookeeper.KeeperException.BadVersionException moved) {
-            // No discard: a replayed request may have committed, and its parts must stay readable.
             return null;
         }
 
-        metrics.onWritten(bytes.length);
+        metrics.onWritten(p.size);
 
         return created;
     }

@@ -1,6 +1,7 @@
 package io.zkion.discovery.member;
 
 import io.zkion.discovery.internal.*;
+import io.zkion.discovery.log.EventIds;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -34,13 +35,6 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
  * messages to the log too, so an entry may come from any node: ZooKeeper's sequence is the order.
  */
 public final class Member {
-    /**
-     * Event ids are absolute: {@code (entry sequence + 1) * IDS_PER_ENTRY + index in the entry}. Every node
-     * derives the same ids from the log's order, without a counter, whoever wrote an entry. An entry holds
-     * fewer events than this.
-     */
-    public static final long IDS_PER_ENTRY = 1024;
-
     private final ZkStore store;
     private final ZkPaths paths;
     private final EventFormats formats;
@@ -122,10 +116,6 @@ public final class Member {
         return ownUnread.isEmpty() ? lastSeq : Math.max(lastSeq, ownUnread.last());
     }
 
-    public static long absoluteId(long seq, long indexInEntry) {
-        return (seq + 1) * IDS_PER_ENTRY + indexInEntry;
-    }
-
     /** Starts from a join: the topology of the join result; the events after this node's join still to apply. */
     public void start(UUID clusterId, Topology initial) throws Exception {
         this.clusterId = clusterId;
@@ -150,7 +140,7 @@ public final class Member {
                 if (e.kind() == EventKind.NODE_JOINED && e.nodeId().equals(local.id())) {
                     long seq = ZkPaths.sequence(names.get(i));
 
-                    lastEventId = absoluteId(seq, e.eventId());
+                    lastEventId = EventIds.absolute(seq, e.eventId());
                     lastSeq = seq - 1; // That entry is read again: events after the join in it still apply.
 
                     return;
@@ -320,7 +310,7 @@ public final class Member {
             EventBatch b = decode(p.data, path);
 
             if (!b.events().isEmpty()) {
-                entries.put(seq, new LogEntry(seq, path, absoluteId(seq, b.eventIdCounter()), Collections.emptyList(),
+                entries.put(seq, new LogEntry(seq, path, EventIds.absolute(seq, b.eventIdCounter()), Collections.emptyList(),
                     departed(b), p.manifest));
             }
         }
@@ -389,10 +379,10 @@ public final class Member {
             if (excluded)
                 break;
 
-            if (e.eventId() < 0 || e.eventId() >= IDS_PER_ENTRY)
-                throw new IgniteSpiException(path + ": event index " + e.eventId() + " is outside 0.." + (IDS_PER_ENTRY - 1));
+            if (e.eventId() < 0 || e.eventId() >= EventIds.PER_ENTRY)
+                throw new IgniteSpiException(path + ": event index " + e.eventId() + " is outside 0.." + (EventIds.PER_ENTRY - 1));
 
-            long id = absoluteId(seq, e.eventId());
+            long id = EventIds.absolute(seq, e.eventId());
 
             if (id <= lastEventId)
                 continue;
@@ -413,7 +403,7 @@ public final class Member {
         }
 
         if (!batch.events().isEmpty()) {
-            long last = absoluteId(seq, batch.events().get(batch.events().size() - 1).eventId());
+            long last = EventIds.absolute(seq, batch.events().get(batch.events().size() - 1).eventId());
 
             entries.put(seq, new LogEntry(seq, path, last, customIds, departed(batch), manifest));
         }

@@ -120,7 +120,7 @@ public final class ZkStore {
             }
         }
         catch (Exception e) {
-            discard(new Prepared(Collections.emptyList(), null, written));
+            abandon(new Prepared(Collections.emptyList(), null, written));
 
             throw e;
         }
@@ -134,8 +134,11 @@ public final class ZkStore {
         return client.transactionOp().create().withMode(mode).forPath(path, data);
     }
 
-    /** Removes the parts of a write whose multi failed. Best effort: a leftover part is only garbage. */
-    public void discard(Prepared p) {
+    /**
+     * Removes the parts of a write whose multi was never sent. Best effort: a leftover part is only garbage. Never
+     * for a write whose multi was sent and failed: see {@link #commit}.
+     */
+    public void abandon(Prepared p) {
         for (String part : p.writtenParts) {
             try {
                 client.delete().forPath(part);
@@ -146,7 +149,16 @@ public final class ZkStore {
         }
     }
 
-    /** Runs ops in one multi. On failure the caller discards what it prepared. */
+    /**
+     * Runs ops in one multi.
+     * <p>
+     * The one policy for a multi that failed: its outcome is unclear, so nothing it wrote is undone. Curator re-sends
+     * a request whose reply was lost (connection loss, or a session that expired meanwhile), so a multi that
+     * ZooKeeper applied can come back as NodeExists or BadVersion from its own replay. Deleting the parts of such a
+     * write would leave a committed znode naming parts that are gone; a part left by a multi that really failed is
+     * only garbage, never read. Callers that must know the outcome read ZooKeeper again; parts are removed only
+     * with the znode that names them, or by {@link #abandon} before any multi was sent.
+     */
     public List<CuratorTransactionResult> commit(List<CuratorOp> ops) throws Exception {
         return client.transaction().forOperations(ops);
     }
