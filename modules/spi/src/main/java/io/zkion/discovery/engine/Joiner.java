@@ -26,7 +26,7 @@ import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.NodeData;
-import io.zkion.discovery.member.Member.Predecoded;
+import io.zkion.discovery.member.Predecoded;
 import io.zkion.discovery.log.LogEntryWriter;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;

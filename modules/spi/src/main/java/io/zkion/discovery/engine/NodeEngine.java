@@ -420,7 +420,7 @@ public final class NodeEngine {
                 return;
             }
 
-            Member.Applied applied = new Member.Applied();
+            Applied applied = new Applied();
 
             if (logDirty) {
                 logDirty = false;
@@ -574,7 +574,7 @@ public final class NodeEngine {
     }
 
     /** Writes this node's ack soon after a message whose ack is awaited, later after other events, at once after many. */
-    private void ack(Member.Applied applied) throws Exception {
+    private void ack(Applied applied) throws Exception {
         unacked += applied.events;
 
         if (member.lastEventId() <= ackWritten)

@@ -526,38 +526,4 @@ public final class Member {
             return true;
         }
     }
-
-    /** What a coordinator already did with an event it appends. */
-    public static final class Predecoded {
-        public final DiscoverySpiCustomMessage msg;
-        public final boolean delivered;
-        public final boolean exchanged;
-
-        /** For a join: the node, as the coordinator validated it; null to read it from the entry. */
-        public final ZkIonClusterNode node;
-
-        public Predecoded(DiscoverySpiCustomMessage msg, boolean delivered, boolean exchanged) {
-            this(msg, delivered, exchanged, null);
-        }
-
-        public Predecoded(DiscoverySpiCustomMessage msg, boolean delivered, boolean exchanged, ZkIonClusterNode node) {
-            this.msg = msg;
-            this.delivered = delivered;
-            this.exchanged = exchanged;
-            this.node = node;
-        }
-    }
-
-    /** A tally of applied events. */
-    public static final class Applied {
-        public int events;
-
-        /** Whether a delivered message awaits its ack: Ignite sends the ack once every node has acked it. */
-        public boolean ackAwaited;
-
-        public void add(Applied o) {
-            events += o.events;
-            ackAwaited |= o.ackAwaited;
-        }
-    }
 }
