@@ -1,6 +1,5 @@
 package io.zkion.discovery.member;
 
-import io.zkion.discovery.internal.*;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.ignite.internal.managers.discovery.CustomMessageWrapper;

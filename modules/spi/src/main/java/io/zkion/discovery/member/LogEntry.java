@@ -1,6 +1,5 @@
 package io.zkion.discovery.member;
 
-import io.zkion.discovery.internal.*;
 import java.util.List;
 import java.util.UUID;
 

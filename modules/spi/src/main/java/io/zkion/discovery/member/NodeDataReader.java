@@ -1,6 +1,5 @@
 package io.zkion.discovery.member;
 
-import io.zkion.discovery.internal.*;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

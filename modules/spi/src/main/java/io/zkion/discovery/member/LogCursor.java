@@ -1,0 +1,249 @@
+package io.zkion.discovery.member;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import io.zkion.discovery.codec.CodecException;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.codec.event.EventKind;
+import io.zkion.discovery.internal.DiscoveryMetrics;
+import io.zkion.discovery.log.EventIds;
+import io.zkion.discovery.zk.ZkDataException;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.spi.IgniteSpiException;
+
+/**
+ * Reads {@code log/} in sequence order and hands each entry this node has not applied to the {@link EventApplier}:
+ * by listing the log, or by the names the log watch announced. Remembers the last sequence applied, and the
+ * entries this node wrote itself and applied as it committed them.
+ */
+final class LogCursor {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final EventFormats formats;
+    private final DiscoveryMetrics metrics;
+    private final IgniteLogger log;
+    private final EventApplier applier;
+    private final UntrimmedEntries untrimmed;
+
+    private long lastSeq = -1;
+
+    /**
+     * Entries the coordinator (this node) applied as it wrote them. The log is still read in sequence order, so
+     * that an entry written by anyone else in between is read and checked, not skipped.
+     */
+    private final TreeSet<Long> ownUnread = new TreeSet<>();
+
+    LogCursor(ZkStore store, EventFormats formats, DiscoveryMetrics metrics, IgniteLogger log, EventApplier applier,
+        UntrimmedEntries untrimmed) {
+        this.store = store;
+        this.paths = store.paths();
+        this.formats = formats;
+        this.metrics = metrics;
+        this.log = log;
+        this.applier = applier;
+        this.untrimmed = untrimmed;
+    }
+
+    /**
+     * Finds this node's own join in the log, newest first (it is recent): the coordinator learns the join entry's
+     * place only as it commits it. That entry is read again: events after the join in it still apply.
+     *
+     * @return The id of the join event.
+     */
+    long seekOwnJoin(UUID clusterId, UUID localId) throws Exception {
+        List<String> names = sortedLog();
+
+        for (int i = names.size() - 1; i >= 0; i--) {
+            String path = paths.log + "/" + names.get(i);
+            ZkStore.Payload p = store.readPayload(path);
+
+            if (p == null)
+                continue;
+
+            EventBatch b = decode(p.data, path);
+
+            if (!b.clusterId().equals(clusterId))
+                continue;
+
+            for (DiscoveryEvent e : b.events()) {
+                if (e.kind() == EventKind.NODE_JOINED && e.nodeId().equals(localId)) {
+                    long seq = ZkPaths.sequence(names.get(i));
+
+                    lastSeq = seq - 1;
+
+                    return EventIds.absolute(seq, e.eventId());
+                }
+            }
+        }
+
+        throw new IgniteSpiException("The event log under " + paths.log + " has no join event for node " + localId);
+    }
+
+    List<String> sortedLog() throws Exception {
+        List<String> names = new ArrayList<>(store.children(paths.log));
+
+        names.sort((a, b) -> Long.compare(ZkPaths.sequence(a), ZkPaths.sequence(b)));
+
+        return names;
+    }
+
+    /** @return The sequence of the newest entry applied, read or written by this node; all below it are applied. */
+    private long highestApplied() {
+        return ownUnread.isEmpty() ? lastSeq : Math.max(lastSeq, ownUnread.last());
+    }
+
+    long lastSeq() {
+        return lastSeq;
+    }
+
+    /** Reads and applies every entry below sequence {@code bound}, then forgets entries that were trimmed. */
+    Applied catchUpBefore(long bound) throws Exception {
+        Applied total = new Applied();
+
+        // ZooKeeper numbers a sequential child by the parent's count of child creations and deletions so far: if
+        // the entry just written comes right after the last one this node applied, nothing came in between.
+        if (bound == highestApplied() + 1)
+            return total;
+
+        List<String> names = sortedLog();
+        Set<Long> present = new HashSet<>();
+
+        for (String name : names) {
+            long seq = ZkPaths.sequence(name);
+
+            present.add(seq);
+
+            if (seq < bound)
+                total.add(readAndApply(name, seq));
+        }
+
+        untrimmed.forgetAllBut(present);
+
+        // Own entries below the newest listed one that were not listed are trimmed already.
+        if (!names.isEmpty() && bound == Long.MAX_VALUE)
+            ownUnread.headSet(ZkPaths.sequence(names.get(names.size() - 1))).clear();
+
+        return total;
+    }
+
+    /**
+     * Applies the entries the log watch reported created, without listing the log: ZooKeeper delivers a persistent
+     * watch's events in order and without loss while the watch stands, and a reset of the watch lists the log again.
+     */
+    Applied catchUpCreated(List<String> created) throws Exception {
+        Applied total = new Applied();
+        List<String> names = new ArrayList<>(created);
+
+        names.sort((a, b) -> Long.compare(ZkPaths.sequence(a), ZkPaths.sequence(b)));
+
+        for (String name : names)
+            total.add(readAndApply(name, ZkPaths.sequence(name)));
+
+        return total;
+    }
+
+    /** Forgets entries the log watch reported deleted: the coordinator trimmed them once every node had them. */
+    void onDeleted(List<String> deleted) {
+        for (String name : deleted) {
+            long seq = ZkPaths.sequence(name);
+
+            untrimmed.forget(seq);
+            ownUnread.remove(seq);
+        }
+    }
+
+    /** Applies an entry this node just wrote as coordinator (or as the node that founded the cluster). */
+    Applied applyOwn(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered)
+        throws Exception {
+        ownUnread.add(seq);
+
+        return applier.apply(seq, path, manifest, batch, predelivered);
+    }
+
+    /** Reads and applies one entry unless this node has it already. */
+    private Applied readAndApply(String name, long seq) throws Exception {
+        if (applier.excluded() || seq <= lastSeq)
+            return new Applied();
+
+        if (ownUnread.remove(seq)) {
+            lastSeq = seq;
+            return new Applied();
+        }
+
+        String path = paths.log + "/" + name;
+        ZkStore.Payload p;
+
+        try {
+            p = store.readPayload(path);
+        }
+        catch (ZkDataException e) {
+            throw new IgniteSpiException("Corrupt event log entry " + path + ": " + e.getMessage(), e);
+        }
+
+        if (p == null)
+            return new Applied(); // Trimmed meanwhile: only entries every node acked can be.
+
+        metrics.onRead(p.data.length);
+
+        EventBatch batch = decode(p.data, path);
+        UUID clusterId = applier.clusterId();
+
+        if (clusterId != null && !batch.clusterId().equals(clusterId)) {
+            log.warning("Skipping " + path + ": it belongs to cluster " + batch.clusterId() + ", not " + clusterId);
+            lastSeq = seq;
+            return new Applied();
+        }
+
+        Applied a = applier.apply(seq, path, p.manifest, batch, Collections.emptyMap());
+
+        lastSeq = seq;
+
+        return a;
+    }
+
+    /**
+     * Takes over entries this node never applied (written before it joined) and that are still in the log, so
+     * that a new coordinator trims them too. Their custom messages were never delivered here: no ack for them.
+     */
+    void adoptOlderEntries() throws Exception {
+        for (String name : sortedLog()) {
+            long seq = ZkPaths.sequence(name);
+
+            if (seq > lastSeq || untrimmed.contains(seq))
+                continue;
+
+            String path = paths.log + "/" + name;
+            ZkStore.Payload p = store.readPayload(path);
+
+            if (p == null)
+                continue;
+
+            EventBatch b = decode(p.data, path);
+
+            if (!b.events().isEmpty()) {
+                untrimmed.add(new LogEntry(seq, path, EventIds.absolute(seq, b.eventIdCounter()),
+                    Collections.emptyList(), UntrimmedEntries.departed(b), p.manifest));
+            }
+        }
+    }
+
+    private EventBatch decode(byte[] data, String path) {
+        try {
+            return formats.decode(data, path);
+        }
+        catch (CodecException e) {
+            // Never skip: a skipped entry would silently fork this node's view from the cluster's.
+            throw new IgniteSpiException("Corrupt event log entry " + path + ": " + e.getMessage(), e);
+        }
+    }
+}

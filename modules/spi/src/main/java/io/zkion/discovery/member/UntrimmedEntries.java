@@ -1,0 +1,87 @@
+package io.zkion.discovery.member;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.EventKind;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+
+/**
+ * The entries a node has applied and ZooKeeper still holds, with the messages of them whose acks are due: what a
+ * coordinator needs to trim the log, to log the acks and to remove the data of nodes the trimmed entries took out.
+ */
+final class UntrimmedEntries {
+    /** By sequence number. */
+    private final TreeMap<Long, LogEntry> entries = new TreeMap<>();
+
+    /** Custom messages delivered and not yet trimmed, by event id: their acks are due once all nodes have them. */
+    private final TreeMap<Long, DiscoverySpiCustomMessage> pendingAcks = new TreeMap<>();
+
+    TreeMap<Long, LogEntry> all() {
+        return entries;
+    }
+
+    boolean contains(long seq) {
+        return entries.containsKey(seq);
+    }
+
+    void add(LogEntry e) {
+        entries.put(e.seq, e);
+    }
+
+    void awaitAck(long eventId, DiscoverySpiCustomMessage msg) {
+        pendingAcks.put(eventId, msg);
+    }
+
+    DiscoverySpiCustomMessage pendingAck(long eventId) {
+        return pendingAcks.get(eventId);
+    }
+
+    /** Forgets a trimmed entry, and the messages of it that awaited their acks. */
+    void forget(long seq) {
+        LogEntry e = entries.remove(seq);
+
+        if (e != null)
+            pendingAcks.headMap(e.lastEventId, true).clear();
+    }
+
+    /** Forgets every entry that a fresh listing of the log no longer shows. */
+    void forgetAllBut(Set<Long> present) {
+        for (Long seq : new ArrayList<>(entries.keySet())) {
+            if (!present.contains(seq))
+                forget(seq);
+        }
+    }
+
+    /** @return Nodes taken out of the topology by entries not trimmed yet: some member may still need their data. */
+    Set<UUID> departed() {
+        Set<UUID> out = new HashSet<>();
+
+        for (LogEntry e : entries.values())
+            out.addAll(e.departed);
+
+        return out;
+    }
+
+    /** @return The nodes {@code b} takes out of the topology. */
+    static List<UUID> departed(EventBatch b) {
+        List<UUID> out = null;
+
+        for (DiscoveryEvent e : b.events()) {
+            if (e.kind() == EventKind.NODE_LEFT || e.kind() == EventKind.NODE_FAILED) {
+                if (out == null)
+                    out = new ArrayList<>(1);
+
+                out.add(e.nodeId());
+            }
+        }
+
+        return out == null ? Collections.emptyList() : out;
+    }
+}
