@@ -1,29 +1,23 @@
 package io.zkion.discovery;
 
 import java.io.Serializable;
-import java.net.InetAddress;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import io.zkion.discovery.codec.event.EventFormat;
-import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.event.FormatId;
-import io.zkion.discovery.codec.event.JdkZlibEventFormat;
-import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.zip.StreamingZip;
+import io.zkion.discovery.config.Codecs;
+import io.zkion.discovery.config.LocalAddresses;
+import io.zkion.discovery.config.SettingsCheck;
+import io.zkion.discovery.config.ZooKeeperConnector;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
-import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.engine.NodeEngine;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.ignite.IgniteException;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.cluster.ClusterNode;
@@ -32,7 +26,6 @@ import org.apache.ignite.internal.managers.discovery.IgniteDiscoverySpi;
 import org.apache.ignite.internal.processors.metric.MetricRegistryImpl;
 import org.apache.ignite.internal.util.typedef.internal.U;
 import org.apache.ignite.lang.IgniteProductVersion;
-import org.apache.ignite.marshaller.Marshaller;
 import org.apache.ignite.resources.LoggerResource;
 import org.apache.ignite.spi.IgniteSpiAdapter;
 import org.apache.ignite.spi.IgniteSpiContext;
@@ -42,8 +35,6 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 import org.apache.ignite.spi.discovery.DiscoverySpiDataExchange;
 import org.apache.ignite.spi.discovery.DiscoverySpiListener;
 import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
-import org.apache.zookeeper.ZooDefs;
-import org.apache.zookeeper.data.ACL;
 
 /**
  * Everything of {@link ZkIonDiscoverySpi} that is the same on every Ignite line: configuration, lifecycle
@@ -221,21 +212,18 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
         long sesTimeout = validateConfiguration();
 
-
         locNode = createLocalNode();
         lsnr.onLocalNodeInitialized(locNode);
 
-        client = connect(sesTimeout);
+        client = new ZooKeeperConnector(zkConnectionString, sesTimeout, zkDigestAuth, ignite == null ? null : ignite.name())
+            .connect();
 
         int limit = zkRequestSizeLimit > 0 ? zkRequestSizeLimit : Integer.getInteger("jute.maxbuffer", ZK_DFLT_MAX_BUFFER);
-        StreamingZip zip = new StreamingZip(maxInflatedBytes);
-        Marshaller marsh = ((IgniteEx)ignite).context().marshallerContext().jdkMarshaller();
-        // Objects always travel inside a payload that is compressed as a whole: stored blocks here, one real
-        // compression there.
-        ObjectCodec objects = new ObjectCodec(marsh, zip.stored(), U.resolveClassLoader(ignite.configuration()));
+        Codecs codecs = new Codecs(eventFormats, maxInflatedBytes,
+            ((IgniteEx)ignite).context().marshallerContext().jdkMarshaller(), U.resolveClassLoader(ignite.configuration()));
 
-        engine = new NodeEngine(client, zkRootPath, limit, formats(marsh, zip), new ControlCodec(zip), objects,
-            host(), locNode, joinTimeout, !clientReconnectDisabled, metrics);
+        engine = new NodeEngine(client, zkRootPath, limit, codecs.formats, codecs.control, codecs.objects, host(), locNode,
+            joinTimeout, !clientReconnectDisabled, metrics);
 
         if (hooks != null)
             engine.hooks(hooks);
@@ -254,169 +242,19 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
     /** @return The effective session timeout. */
     private long validateConfiguration() {
-        if (zkConnectionString == null || zkConnectionString.trim().isEmpty()) {
-            throw new IgniteSpiException("ZkIonDiscoverySpi: zkConnectionString is not set; set it to the ZooKeeper "
-                + "servers, for example 'zk1:2181,zk2:2181,zk3:2181'");
-        }
-
-        String rootErr = io.zkion.discovery.zk.ZkPaths.validateRoot(zkRootPath);
-
-        if (rootErr != null)
-            throw new IgniteSpiException("ZkIonDiscoverySpi: " + rootErr);
-
-        if (sessionTimeout < 0)
-            throw new IgniteSpiException("ZkIonDiscoverySpi: sessionTimeout is negative (" + sessionTimeout + "); use 0 for the failure detection timeout");
-
-        if (joinTimeout < 0)
-            throw new IgniteSpiException("ZkIonDiscoverySpi: joinTimeout is negative (" + joinTimeout + "); use 0 to wait forever");
-
-        if (maxInflatedBytes <= 0)
-            throw new IgniteSpiException("ZkIonDiscoverySpi: maxInflatedBytes must be positive: " + maxInflatedBytes);
-
-        if (zkDigestAuth != null && zkDigestAuth.indexOf(':') <= 0)
-            throw new IgniteSpiException("ZkIonDiscoverySpi: zkDigestAuth must be 'user:password' (the value is not shown)");
-
-        for (String f : eventFormats) {
-            if (FormatId.ofWireName(f) == null) {
-                throw new IgniteSpiException("ZkIonDiscoverySpi: unknown event format '" + f + "'; known: "
-                    + Arrays.toString(Arrays.stream(FormatId.values()).map(FormatId::wireName).toArray()));
-            }
-        }
-
-        long t = sessionTimeout > 0 ? sessionTimeout : ignite.configuration().getFailureDetectionTimeout();
-
-        if (t > Integer.MAX_VALUE)
-            throw new IgniteSpiException("ZkIonDiscoverySpi: sessionTimeout is too large: " + t);
-
-        return t;
-    }
-
-    private EventFormats formats(Marshaller marsh, StreamingZip zip) {
-        List<EventFormat> list = new ArrayList<>();
-
-        for (String f : eventFormats) {
-            FormatId id = FormatId.ofWireName(f);
-
-            list.add(id == FormatId.JDK_ZLIB ? new JdkZlibEventFormat(marsh, zip)
-                : new io.zkion.discovery.codec.ion.IonEventFormat(zip, id));
-        }
-
-        return new EventFormats(list);
-    }
-
-    /** Curator's threads named the way Ignite names a node's threads ({@code name-#n%instance%}): dumps tell nodes apart. */
-    private java.util.concurrent.ThreadFactory curatorThreads() {
-        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-        String inst = ignite == null || ignite.name() == null ? "" : ignite.name();
-
-        return r -> {
-            Thread t = new Thread(r, "zkion-curator-#" + n.incrementAndGet() + '%' + inst + '%');
-
-            t.setDaemon(true);
-
-            return t;
-        };
-    }
-
-    private CuratorFramework connect(long sesTimeout) {
-        CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
-            .connectString(zkConnectionString)
-            .sessionTimeoutMs((int)sesTimeout)
-            .connectionTimeoutMs((int)Math.min(sesTimeout, 15_000))
-            .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
-            .zkClientConfig(clientConfig(sesTimeout))
-            .threadFactory(curatorThreads());
-
-        if (zkDigestAuth != null) {
-            b.authorization("digest", zkDigestAuth.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            b.aclProvider(new org.apache.curator.framework.api.ACLProvider() {
-                @Override public List<ACL> getDefaultAcl() {
-                    return ZooDefs.Ids.CREATOR_ALL_ACL;
-                }
-
-                @Override public List<ACL> getAclForPath(String path) {
-                    return ZooDefs.Ids.CREATOR_ALL_ACL;
-                }
-            });
-        }
-
-        CuratorFramework c = b.build();
-
-        c.start();
-
-        long wait = Math.max(sesTimeout, 10_000);
-
-        try {
-            if (!c.blockUntilConnected((int)wait, TimeUnit.MILLISECONDS)) {
-                c.close();
-                throw new IgniteSpiException("ZkIonDiscoverySpi: cannot connect to ZooKeeper at '" + zkConnectionString
-                    + "' within " + wait + " ms: check zkConnectionString and that the servers are up");
-            }
-
-            int negotiated = c.getZookeeperClient().getZooKeeper().getSessionTimeout();
-
-            if (negotiated != sesTimeout) {
-                c.close();
-                throw new IgniteSpiException("ZkIonDiscoverySpi: ZooKeeper clamped the session timeout of " + sesTimeout
-                    + " ms to " + negotiated + " ms (servers allow 2 to 20 ticks by default): set sessionTimeout to a "
-                    + "value the servers accept, or change their tickTime / minSessionTimeout / maxSessionTimeout");
-            }
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            c.close();
-            throw new IgniteSpiException("Interrupted while connecting to ZooKeeper", e);
-        }
-        catch (IgniteSpiException e) {
-            throw e;
-        }
-        catch (Exception e) {
-            c.close();
-            throw new IgniteSpiException("ZkIonDiscoverySpi: failed to connect to ZooKeeper: " + e, e);
-        }
-
-        return c;
-    }
-
-    /**
-     * ZooKeeper's client waits forever for a reply by default; a request the server never answers would then stall
-     * discovery for good. Bounded by the session timeout, it fails and the discovery thread retries.
-     */
-    private static org.apache.zookeeper.client.ZKClientConfig clientConfig(long sesTimeout) {
-        org.apache.zookeeper.client.ZKClientConfig cfg = new org.apache.zookeeper.client.ZKClientConfig();
-
-        cfg.setProperty(org.apache.zookeeper.client.ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(sesTimeout));
-
-        return cfg;
+        return new SettingsCheck(zkConnectionString, zkRootPath, sessionTimeout, joinTimeout, maxInflatedBytes,
+            zkDigestAuth, eventFormats).sessionTimeout(ignite.configuration().getFailureDetectionTimeout());
     }
 
     private ZkIonClusterNode createLocalNode() {
-        IgniteBiTupleAddrs a = addresses();
+        LocalAddresses a = localAddresses();
+
         return ZkIonClusterNode.local(ignite.configuration().getNodeId(), consistentId(), locNodeVer, locNodeAttrs,
             a.addrs, a.hostNames, Boolean.TRUE.equals(ignite.configuration().isClientMode()), metricsProvider);
     }
 
-    /** Local addresses and host names, resolved the way Ignite's own SPIs do. */
-    private static final class IgniteBiTupleAddrs {
-        final Collection<String> addrs;
-        final Collection<String> hostNames;
-
-        IgniteBiTupleAddrs(Collection<String> addrs, Collection<String> hostNames) {
-            this.addrs = addrs;
-            this.hostNames = hostNames;
-        }
-    }
-
-    private IgniteBiTupleAddrs addresses() {
-        try {
-            InetAddress host = U.resolveLocalHost(ignite == null ? null : ignite.configuration().getLocalHost());
-            org.apache.ignite.lang.IgniteBiTuple<Collection<String>, Collection<String>> t = U.resolveLocalAddresses(host);
-
-            return new IgniteBiTupleAddrs(new ArrayList<>(t.get1()), new ArrayList<>(t.get2()));
-        }
-        catch (Exception e) {
-            throw new IgniteSpiException("Failed to resolve local addresses: " + e, e);
-        }
+    private LocalAddresses localAddresses() {
+        return LocalAddresses.resolve(ignite == null ? null : ignite.configuration().getLocalHost());
     }
 
     private DiscoveryHost host() {
@@ -504,10 +342,8 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
             if (cfgId != null)
                 consistentId = cfgId;
             else {
-                List<String> addrs = new ArrayList<>(addresses().addrs);
+                List<String> addrs = localAddresses().sorted();
                 Object port = locNodeAttrs == null ? null : locNodeAttrs.get("TcpCommunicationSpi.comm.tcp.port");
-
-                Collections.sort(addrs);
 
                 consistentId = port instanceof Integer ? U.consistentId(addrs, (Integer)port) : ignite.configuration().getNodeId();
             }

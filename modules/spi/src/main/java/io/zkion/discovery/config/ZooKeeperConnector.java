@@ -1,0 +1,124 @@
+package io.zkion.discovery.config;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.ACLProvider;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.ignite.spi.IgniteSpiException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.zookeeper.client.ZKClientConfig;
+import org.apache.zookeeper.data.ACL;
+
+/**
+ * Opens the Curator client a node runs on: the session timeout, retries, a bound on every request, digest
+ * credentials with creator-only ACLs, and thread names that tell the nodes of one JVM apart. Fails with a message
+ * that names what to change when ZooKeeper cannot be reached or does not grant the session asked for.
+ */
+public final class ZooKeeperConnector {
+    private final String connectionString;
+    private final long sessionTimeout;
+    private final String digestAuth;
+    private final String instanceName;
+
+    /**
+     * @param digestAuth {@code user:password}, or null; never logged.
+     * @param instanceName Ignite's instance name, for thread names; may be null.
+     */
+    public ZooKeeperConnector(String connectionString, long sessionTimeout, String digestAuth, String instanceName) {
+        this.connectionString = connectionString;
+        this.sessionTimeout = sessionTimeout;
+        this.digestAuth = digestAuth;
+        this.instanceName = instanceName == null ? "" : instanceName;
+    }
+
+    /** @return A started client with a live session. */
+    public CuratorFramework connect() {
+        CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
+            .connectString(connectionString)
+            .sessionTimeoutMs((int)sessionTimeout)
+            .connectionTimeoutMs((int)Math.min(sessionTimeout, 15_000))
+            .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
+            .zkClientConfig(clientConfig())
+            .threadFactory(threads());
+
+        if (digestAuth != null) {
+            b.authorization("digest", digestAuth.getBytes(StandardCharsets.UTF_8));
+            b.aclProvider(new ACLProvider() {
+                @Override public List<ACL> getDefaultAcl() {
+                    return ZooDefs.Ids.CREATOR_ALL_ACL;
+                }
+
+                @Override public List<ACL> getAclForPath(String path) {
+                    return ZooDefs.Ids.CREATOR_ALL_ACL;
+                }
+            });
+        }
+
+        CuratorFramework c = b.build();
+
+        c.start();
+
+        long wait = Math.max(sessionTimeout, 10_000);
+
+        try {
+            if (!c.blockUntilConnected((int)wait, TimeUnit.MILLISECONDS)) {
+                c.close();
+                throw new IgniteSpiException("ZkIonDiscoverySpi: cannot connect to ZooKeeper at '" + connectionString
+                    + "' within " + wait + " ms: check zkConnectionString and that the servers are up");
+            }
+
+            int negotiated = c.getZookeeperClient().getZooKeeper().getSessionTimeout();
+
+            if (negotiated != sessionTimeout) {
+                c.close();
+                throw new IgniteSpiException("ZkIonDiscoverySpi: ZooKeeper clamped the session timeout of " + sessionTimeout
+                    + " ms to " + negotiated + " ms (servers allow 2 to 20 ticks by default): set sessionTimeout to a "
+                    + "value the servers accept, or change their tickTime / minSessionTimeout / maxSessionTimeout");
+            }
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            c.close();
+            throw new IgniteSpiException("Interrupted while connecting to ZooKeeper", e);
+        }
+        catch (IgniteSpiException e) {
+            throw e;
+        }
+        catch (Exception e) {
+            c.close();
+            throw new IgniteSpiException("ZkIonDiscoverySpi: failed to connect to ZooKeeper: " + e, e);
+        }
+
+        return c;
+    }
+
+    /**
+     * ZooKeeper's client waits forever for a reply by default; a request the server never answers would then stall
+     * discovery for good. Bounded by the session timeout, it fails and the discovery thread retries.
+     */
+    private ZKClientConfig clientConfig() {
+        ZKClientConfig cfg = new ZKClientConfig();
+
+        cfg.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(sessionTimeout));
+
+        return cfg;
+    }
+
+    /** Curator's threads named the way Ignite names a node's threads ({@code name-#n%instance%}): dumps tell nodes apart. */
+    private ThreadFactory threads() {
+        AtomicInteger n = new AtomicInteger();
+
+        return r -> {
+            Thread t = new Thread(r, "zkion-curator-#" + n.incrementAndGet() + '%' + instanceName + '%');
+
+            t.setDaemon(true);
+
+            return t;
+        };
+    }
+}
