@@ -1,7 +1,5 @@
 package io.zkion.discovery.coordinator;
 
-import io.zkion.discovery.internal.*;
-import io.zkion.discovery.member.*;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import io.zkion.discovery.codec.CodecException;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.codec.event.EventBatch;
 import io.zkion.discovery.codec.event.EventFormats;
@@ -29,15 +26,22 @@ import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.NodeData;
-import io.zkion.discovery.member.Predecoded;
+import io.zkion.discovery.internal.DiscoveryHost;
+import io.zkion.discovery.internal.DiscoveryMetrics;
+import io.zkion.discovery.internal.Notifier;
+import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.Topology;
+import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.log.LogEntryWriter;
+import io.zkion.discovery.member.LogEntry;
+import io.zkion.discovery.member.Member;
+import io.zkion.discovery.member.NodeDataReader;
+import io.zkion.discovery.member.Predecoded;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteNodeValidationResult;
@@ -99,9 +103,8 @@ public final class Coordinator implements AutoCloseable {
     /** Schedules another step. */
     private final Runnable trigger;
 
-    private final CuratorCache alive;
+    private final AliveView alive;
     private final PersistentWatcher customWatch;
-    private volatile boolean aliveLoaded;
 
     /** Set by the watch on custom/; the queue is listed only then (and once at takeover). */
     private volatile boolean customDirty = true;
@@ -124,20 +127,12 @@ public final class Coordinator implements AutoCloseable {
     /** Set for the commit that closes the gate. */
     private boolean closingGate;
 
-    private final Map<String, Decoded> aliveInfos = new HashMap<>();
-
-    /** Node ids by alive path, parsed once. */
-    private final Map<String, UUID> aliveIds = new HashMap<>();
-
     /**
      * Set when a data znode may be left over (a joiner vanished, or this node just took over): the next step removes
      * those of nodes neither in the cluster, nor joining, nor taken out by an entry not trimmed yet. The data of a node
      * that left goes when its departure entry is trimmed, once every member is past it.
      */
     private boolean sweepNodes = true;
-
-    /** The paths under alive/ at the last step, to tell when a node vanished. */
-    private Set<String> lastAlive = Collections.emptySet();
 
     /**
      * Joins refused, with the creation zxid of the joiner's alive znode then: that znode stays until the joiner reads
@@ -148,6 +143,9 @@ public final class Coordinator implements AutoCloseable {
     public Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
         Notifier notifier, Runnable trigger) throws Exception {
+        CoordinatorContext ctx = new CoordinatorContext(store, codec, formats, objects, member, host, local, metrics,
+            trigger);
+
         this.trigger = trigger;
         this.store = store;
         this.paths = store.paths();
@@ -168,15 +166,7 @@ public final class Coordinator implements AutoCloseable {
         readGate();
         member.adoptOlderEntries();
 
-        alive = CuratorCache.build(store.client(), paths.alive);
-        alive.listenable().addListener(CuratorCacheListener.builder()
-            .forAll((type, oldData, data) -> trigger.run())
-            .forInitialized(() -> {
-                aliveLoaded = true;
-                trigger.run();
-            })
-            .build());
-        alive.start();
+        alive = new AliveView(ctx);
 
         customWatch = new PersistentWatcher(store.client(), paths.custom, false);
         customWatch.getListenable().addListener(e -> {
@@ -225,7 +215,7 @@ public final class Coordinator implements AutoCloseable {
      * @param listed The ids under alive/ as this node listed them in this cycle.
      */
     public void step(Set<UUID> listed) throws Exception {
-        if (!aliveLoaded)
+        if (!alive.loaded())
             return;
 
         // Only the coordinator changes the topology: if the state is ahead of this node's, an entry is unread.
@@ -236,9 +226,10 @@ public final class Coordinator implements AutoCloseable {
         if (gateClosed)
             commitFenced(Collections.emptyList()); // Opens it.
 
-        Map<UUID, ChildData> aliveNow = reconciled(aliveNodes(), listed);
+        Map<UUID, ChildData> aliveNow = alive.reconciled(alive.aliveNodes(), listed);
 
-        forgetGone(aliveNow);
+        if (alive.forgetGone(aliveNow))
+            sweepNodes = true;
 
         departures(aliveNow);
         joins(aliveNow);
@@ -248,121 +239,6 @@ public final class Coordinator implements AutoCloseable {
         }
 
         trim(aliveNow);
-    }
-
-    /** @return The alive nodes as the cache has them, oldest first. */
-    private Map<UUID, ChildData> aliveNodes() {
-        Map<UUID, ChildData> m = new LinkedHashMap<>();
-
-        alive.stream()
-            .filter(d -> !d.getPath().equals(paths.alive))
-            .sorted(Comparator.comparingLong(d -> d.getStat().getCzxid()))
-            .forEach(d -> {
-                UUID id = aliveIds.computeIfAbsent(d.getPath(), p -> ZkPaths.nodeId(p.substring(paths.alive.length() + 1)));
-
-                if (id != null)
-                    m.put(id, d);
-            });
-
-        return m;
-    }
-
-    /**
-     * Drops what was parsed or decoded of nodes no longer alive, in one place for both caches, and has the data
-     * znodes swept when a node vanished since the last step. Judged on the reconciled view, so that a stale entry
-     * in the cache does not set off a sweep at every step.
-     */
-    private void forgetGone(Map<UUID, ChildData> aliveNow) {
-        Set<String> present = new HashSet<>();
-
-        for (ChildData d : aliveNow.values())
-            present.add(d.getPath());
-
-        if (!present.containsAll(lastAlive))
-            sweepNodes = true;
-
-        aliveIds.keySet().retainAll(present);
-        aliveInfos.keySet().retainAll(present);
-        lastAlive = present;
-    }
-
-    /**
-     * The cache learns of changes in the background and can lag, or miss one: Curator only logs a background read
-     * that failed. Where it and the listing disagree, on a node either names or on a member of the topology,
-     * ZooKeeper is asked directly, so that a stale cache can neither hold up a join nor keep a dead node in.
-     *
-     * @return The alive nodes, oldest first.
-     */
-    private Map<UUID, ChildData> reconciled(Map<UUID, ChildData> cached, Set<UUID> listed) throws Exception {
-        Set<UUID> doubtful = new HashSet<>(listed);
-
-        doubtful.addAll(cached.keySet());
-
-        for (ZkIonClusterNode n : member.topology().members())
-            doubtful.add(n.id());
-
-        doubtful.removeIf(id -> listed.contains(id) && cached.containsKey(id));
-
-        if (doubtful.isEmpty())
-            return cached;
-
-        List<ChildData> all = new ArrayList<>();
-
-        for (Map.Entry<UUID, ChildData> e : cached.entrySet()) {
-            if (!doubtful.contains(e.getKey()))
-                all.add(e.getValue());
-        }
-
-        for (UUID id : doubtful) {
-            Stat stat = new Stat();
-            byte[] data = store.rawData(paths.alive(id), stat);
-
-            if (data != null)
-                all.add(new ChildData(paths.alive(id), stat, data));
-        }
-
-        all.sort(Comparator.comparingLong(d -> d.getStat().getCzxid()));
-
-        Map<UUID, ChildData> out = new LinkedHashMap<>();
-
-        for (ChildData d : all)
-            out.put(ZkPaths.nodeId(d.getPath().substring(paths.alive.length() + 1)), d);
-
-        return out;
-    }
-
-    /** @return What an alive node says, decoded once per version of its data: every step reads every node's ack. */
-    private AliveInfo info(ChildData d) {
-        long mzxid = d.getStat() == null ? -1 : d.getStat().getMzxid();
-        Decoded cached = aliveInfos.get(d.getPath());
-
-        if (cached != null && cached.mzxid == mzxid && mzxid != -1)
-            return cached.info;
-
-        AliveInfo a;
-
-        try {
-            a = codec.decodeAlive(d.getData(), d.getPath());
-        }
-        catch (CodecException e) {
-            log.warning("Ignoring unreadable alive node: " + e.getMessage());
-            a = null;
-        }
-
-        aliveInfos.put(d.getPath(), new Decoded(mzxid, a));
-
-        return a;
-    }
-
-    /** An alive node's data as decoded, with the version it was decoded from. */
-    private static final class Decoded {
-        public final long mzxid;
-        public final AliveInfo info;
-
-        Decoded(long mzxid, AliveInfo info) {
-            this.mzxid = mzxid;
-            this.info = info;
-        }
     }
 
     // ---- Nodes stopping become NODE_LEFT, nodes gone from ZooKeeper without a word NODE_FAILED.
@@ -426,7 +302,7 @@ public final class Coordinator implements AutoCloseable {
         for (UUID id : aliveNow.keySet()) {
             Long refused = rejected.get(id);
 
-            if (member.topology().contains(id) || (refused != null && refused == czxid(aliveNow.get(id))))
+            if (member.topology().contains(id) || (refused != null && refused == AliveView.czxid(aliveNow.get(id))))
                 continue;
 
             ZkStore.Payload p;
@@ -689,10 +565,6 @@ public final class Coordinator implements AutoCloseable {
             : record;
     }
 
-    private static long czxid(ChildData d) {
-        return d == null || d.getStat() == null ? -1 : d.getStat().getCzxid();
-    }
-
     /**
      * Answers a join with a refusal. {@code p} is null when the request's parts could not be read: then the request
      * is removed apart from the commit, like the data znode, which may be corrupt or have lost parts too. A joiner
@@ -715,7 +587,7 @@ public final class Coordinator implements AutoCloseable {
             // An unreadable request answered already.
         }
 
-        rejected.put(id, czxid(aliveNow.get(id)));
+        rejected.put(id, AliveView.czxid(aliveNow.get(id)));
 
         if (p == null)
             store.deleteQuietly(paths.join(id));
@@ -863,7 +735,7 @@ public final class Coordinator implements AutoCloseable {
                 continue;
 
             ChildData d = aliveNow.get(n.id());
-            AliveInfo a = d == null ? null : info(d);
+            AliveInfo a = d == null ? null : alive.info(d);
 
             if (a != null)
                 minAck = Math.min(minAck, a.ack);
@@ -972,7 +844,7 @@ public final class Coordinator implements AutoCloseable {
             if (leaving.contains(e.getKey()))
                 continue;
 
-            AliveInfo a = info(e.getValue());
+            AliveInfo a = alive.info(e.getValue());
 
             if (a == null)
                 continue;
@@ -1103,7 +975,7 @@ public final class Coordinator implements AutoCloseable {
 
     /** @return Ids of alive nodes, as the coordinator's cache has them. */
     public Collection<UUID> aliveIds() {
-        return aliveNodes().keySet();
+        return alive.aliveNodes().keySet();
     }
 
     @Override public void close() {
