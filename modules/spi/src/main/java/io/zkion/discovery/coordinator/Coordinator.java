@@ -117,15 +117,7 @@ public final class Coordinator implements AutoCloseable {
     private ClusterState state;
     private int stateVersion;
 
-    /** The gate as this coordinator last wrote or read it. */
-    private boolean gateClosed;
-    private String gateFormat;
-
-    /** Set while several steps share one closing of the gate: commits in between leave it closed. */
-    private boolean holdGate;
-
-    /** Set for the commit that closes the gate. */
-    private boolean closingGate;
+    private final Gate gate;
 
     /**
      * Set when a data znode may be left over (a joiner vanished, or this node just took over): the next step removes
@@ -162,8 +154,10 @@ public final class Coordinator implements AutoCloseable {
         this.log = host.log();
         this.entries = new LogEntryWriter(store, formats);
 
+        gate = new Gate(ctx);
+
         readState();
-        readGate();
+        gate.read();
         member.adoptOlderEntries();
 
         alive = new AliveView(ctx);
@@ -197,18 +191,6 @@ public final class Coordinator implements AutoCloseable {
         stateVersion = stat.getVersion();
     }
 
-    private void readGate() throws Exception {
-        byte[] data = store.read(paths.gate);
-
-        if (data == null)
-            throw new FencedException("the log gate znode " + paths.gate + " is gone");
-
-        GateState g = codec.decodeGate(data, paths.gate);
-
-        gateClosed = !g.open; // A predecessor died holding it: the first step opens it.
-        gateFormat = g.format;
-    }
-
     /**
      * Does whatever ZooKeeper shows is due. Runs on the discovery thread.
      *
@@ -223,7 +205,7 @@ public final class Coordinator implements AutoCloseable {
             throw new FencedException("the log holds topology changes this node has not applied yet (state at "
                 + state.topVer + ", applied " + member.topology().topVer() + ")");
 
-        if (gateClosed)
+        if (gate.isClosed())
             commitFenced(Collections.emptyList()); // Opens it.
 
         Map<UUID, ChildData> aliveNow = alive.reconciled(alive.aliveNodes(), listed);
@@ -324,7 +306,7 @@ public final class Coordinator implements AutoCloseable {
 
         // One closing of the gate for all the joins seen now; the last join's commit opens it.
         closeGate();
-        holdGate = true;
+        gate.hold();
 
         // Each join is committed, and its joiner can go on, before this node hands the previous ones to Ignite:
         // Ignite's handling of a join here takes longer than a commit. They are applied in log order after the pass
@@ -335,7 +317,8 @@ public final class Coordinator implements AutoCloseable {
             int left = requests.size();
 
             for (Map.Entry<UUID, ZkStore.Payload> r : requests.entrySet()) {
-                holdGate = --left > 0;
+                if (--left == 0)
+                    gate.release();
 
                 Committed c = join(r.getKey(), r.getValue(), aliveNow, committed);
 
@@ -344,13 +327,13 @@ public final class Coordinator implements AutoCloseable {
             }
         }
         finally {
-            holdGate = false;
+            gate.release();
 
             for (Committed c : committed)
                 apply(c);
         }
 
-        if (gateClosed)
+        if (gate.isClosed())
             commitFenced(Collections.emptyList()); // The last join did not commit (its joiner left).
     }
 
@@ -359,16 +342,16 @@ public final class Coordinator implements AutoCloseable {
      * opens, the log's tail is this node's alone.
      */
     private void closeGate() throws Exception {
-        if (gateClosed)
+        if (gate.isClosed())
             return;
 
-        closingGate = true;
+        gate.closeWithNextCommit();
 
         try {
             commitFenced(Collections.emptyList());
         }
         finally {
-            closingGate = false;
+            gate.closingEnded();
         }
 
         metrics.onGateClosed();
@@ -937,12 +920,12 @@ public final class Coordinator implements AutoCloseable {
      */
     private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops, ClusterState next) throws Exception {
         List<CuratorOp> all = new ArrayList<>(ops);
-        boolean closed = closingGate || (gateClosed && holdGate);
+        GateState gateNext = gate.toWrite(next.format);
         boolean stateChanges = next != state;
 
         // Members write in the gate's format: it changes with the state's, in the same commit.
-        if (closed != gateClosed || !next.format.equals(gateFormat))
-            all.add(store.setDataOp(paths.gate, codec.encode(new GateState(!closed, next.format))));
+        if (gateNext != null)
+            all.add(store.setDataOp(paths.gate, codec.encode(gateNext)));
 
         all.add(stateChanges ? store.setDataOp(paths.state, codec.encode(next), stateVersion)
             : store.checkOp(paths.state, stateVersion));
@@ -957,8 +940,7 @@ public final class Coordinator implements AutoCloseable {
                 stateVersion++;
             }
 
-            gateFormat = next.format;
-            gateClosed = closed;
+            gate.committed(next.format);
 
             return res;
         }
