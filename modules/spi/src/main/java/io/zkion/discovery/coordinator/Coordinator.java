@@ -21,8 +21,8 @@ import io.zkion.discovery.codec.ion.NodeRecord;
 import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
 import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.coordinator.FencedLogWriter.Committed;
 import io.zkion.discovery.codec.msg.ControlCodec;
-import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.NodeData;
@@ -32,7 +32,6 @@ import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
-import io.zkion.discovery.log.LogEntryWriter;
 import io.zkion.discovery.member.LogEntry;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.member.NodeDataReader;
@@ -40,7 +39,6 @@ import io.zkion.discovery.member.Predecoded;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.ignite.IgniteLogger;
@@ -54,7 +52,6 @@ import org.apache.ignite.internal.processors.security.SecurityUtils;
 import org.apache.ignite.plugin.security.SecurityCredentials;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * The elected role: the oldest live server turns what ZooKeeper shows (new alive nodes, vanished ones,
@@ -98,7 +95,6 @@ public final class Coordinator implements AutoCloseable {
     private final Notifier notifier;
     private final NodeDataReader nodeData;
     private final IgniteLogger log;
-    private final LogEntryWriter entries;
 
     /** Schedules another step. */
     private final Runnable trigger;
@@ -114,10 +110,8 @@ public final class Coordinator implements AutoCloseable {
     private volatile boolean leftDirty = true;
     private Set<UUID> leaving = new HashSet<>();
 
-    private ClusterState state;
-    private int stateVersion;
-
     private final Gate gate;
+    private final FencedLogWriter writer;
 
     /**
      * Set when a data znode may be left over (a joiner vanished, or this node just took over): the next step removes
@@ -152,11 +146,11 @@ public final class Coordinator implements AutoCloseable {
         this.notifier = notifier;
         this.nodeData = new NodeDataReader(store, codec);
         this.log = host.log();
-        this.entries = new LogEntryWriter(store, formats);
 
         gate = new Gate(ctx);
+        writer = new FencedLogWriter(ctx, gate);
 
-        readState();
+        writer.readState();
         gate.read();
         member.adoptOlderEntries();
 
@@ -177,18 +171,8 @@ public final class Coordinator implements AutoCloseable {
         leftWatch.start();
 
         metrics.onTakeover();
-        log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + state.topVer + ']');
-    }
-
-    private void readState() throws Exception {
-        Stat stat = new Stat();
-        byte[] data = store.read(paths.state, stat);
-
-        if (data == null)
-            throw new FencedException("the cluster state znode " + paths.state + " is gone");
-
-        state = codec.decodeState(data, paths.state);
-        stateVersion = stat.getVersion();
+        log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + writer.state().topVer
+            + ']');
     }
 
     /**
@@ -201,12 +185,11 @@ public final class Coordinator implements AutoCloseable {
             return;
 
         // Only the coordinator changes the topology: if the state is ahead of this node's, an entry is unread.
-        if (state.topVer != member.topology().topVer())
+        if (writer.state().topVer != member.topology().topVer())
             throw new FencedException("the log holds topology changes this node has not applied yet (state at "
-                + state.topVer + ", applied " + member.topology().topVer() + ")");
+                + writer.state().topVer + ", applied " + member.topology().topVer() + ")");
 
-        if (gate.isClosed())
-            commitFenced(Collections.emptyList()); // Opens it.
+        writer.openGate(); // If a predecessor died holding it, or a step failed before opening it.
 
         Map<UUID, ChildData> aliveNow = alive.reconciled(alive.aliveNodes(), listed);
 
@@ -240,7 +223,7 @@ public final class Coordinator implements AutoCloseable {
 
         List<DiscoveryEvent> events = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
-        long topVer = state.topVer;
+        long topVer = writer.state().topVer;
         long evtId = -1; // Indexes in the entry: its place in the log makes them absolute.
 
         for (ZkIonClusterNode n : member.topology().members()) {
@@ -266,7 +249,7 @@ public final class Coordinator implements AutoCloseable {
         if (events.isEmpty())
             return;
 
-        append(events, ops, next(topVer, currentFormat(aliveNow)), new HashMap<>());
+        writer.append(events, ops, writer.next(topVer, currentFormat(aliveNow)), new HashMap<>());
 
         // An answer the joiner never read and removed, if it died right after its join: after the commit, off the
         // path of the departure itself.
@@ -305,7 +288,7 @@ public final class Coordinator implements AutoCloseable {
             return;
 
         // One closing of the gate for all the joins seen now; the last join's commit opens it.
-        closeGate();
+        writer.closeGate();
         gate.hold();
 
         // Each join is committed, and its joiner can go on, before this node hands the previous ones to Ignite:
@@ -330,33 +313,10 @@ public final class Coordinator implements AutoCloseable {
             gate.release();
 
             for (Committed c : committed)
-                apply(c);
+                writer.apply(c);
         }
 
-        if (gate.isClosed())
-            commitFenced(Collections.emptyList()); // The last join did not commit (its joiner left).
-    }
-
-    /**
-     * Closes the gate to members' appends and applies what they appended before: from here until the gate
-     * opens, the log's tail is this node's alone.
-     */
-    private void closeGate() throws Exception {
-        if (gate.isClosed())
-            return;
-
-        gate.closeWithNextCommit();
-
-        try {
-            commitFenced(Collections.emptyList());
-        }
-        finally {
-            gate.closingEnded();
-        }
-
-        metrics.onGateClosed();
-
-        member.catchUp();
+        writer.openGate(); // If the last join did not commit (its joiner left).
     }
 
     /**
@@ -406,7 +366,7 @@ public final class Coordinator implements AutoCloseable {
             return null;
         }
 
-        long topVer = state.topVer + 1;
+        long topVer = writer.state().topVer + 1;
         long evtId = 0;
 
         node.order(topVer);
@@ -440,7 +400,7 @@ public final class Coordinator implements AutoCloseable {
 
         records.add(record);
 
-        ClusterState next = next(topVer, format);
+        ClusterState next = writer.next(topVer, format);
         // The joiner finds its event in the log by its node id: the entry's place is known only once committed.
         byte[] result = codec.encode(JoinResult.accepted(0, next, snapshots.encode(topVer, records),
             objects.marshal(new HashMap<>(collectBag.commonData()))));
@@ -463,7 +423,7 @@ public final class Coordinator implements AutoCloseable {
         pre.put(evtId, new Predecoded(null, false, true, byRef ? node : null));
 
         try {
-            return commit(Collections.singletonList(evt), ops, next, pre, answer).withRecord(record, node);
+            return writer.commit(Collections.singletonList(evt), ops, next, pre, answer).withRecord(record, node);
         }
         catch (KeeperException.NoNodeException gone) {
             log.info("Joining node left before its join completed [node=" + id + ']');
@@ -562,7 +522,7 @@ public final class Coordinator implements AutoCloseable {
         ops.addAll(answer.ops);
 
         try {
-            commitFenced(ops);
+            writer.commitFenced(ops);
         }
         catch (KeeperException.NodeExistsException answered) {
             if (p != null)
@@ -599,7 +559,7 @@ public final class Coordinator implements AutoCloseable {
             }
             catch (io.zkion.discovery.zk.ZkDataException bad) {
                 log.error("Dropping an unreadable custom message request: " + bad.getMessage());
-                commitFenced(Collections.singletonList(store.deleteOp(path)));
+                writer.commitFenced(Collections.singletonList(store.deleteOp(path)));
                 continue;
             }
 
@@ -617,7 +577,7 @@ public final class Coordinator implements AutoCloseable {
             }
             catch (RuntimeException ex) {
                 log.error("Dropping unreadable custom message request " + path + ": " + ex.getMessage(), ex);
-                commitFenced(store.deleteOps(path, p.manifest));
+                writer.commitFenced(store.deleteOps(path, p.manifest));
                 continue;
             }
 
@@ -625,7 +585,7 @@ public final class Coordinator implements AutoCloseable {
 
             if (sender == null) {
                 log.warning("Dropping custom message " + path + " from " + req.nodeId() + ", which is not in the topology");
-                commitFenced(store.deleteOps(path, p.manifest));
+                writer.commitFenced(store.deleteOps(path, p.manifest));
                 continue;
             }
 
@@ -643,7 +603,7 @@ public final class Coordinator implements AutoCloseable {
                 if (member.deliveredAlready(msg)) {
                     log.warning("Dropping " + path + ": its message was delivered already (a send replayed after a"
                         + " lost connection is written twice)");
-                    commitFenced(store.deleteOps(path, p.manifest));
+                    writer.commitFenced(store.deleteOps(path, p.manifest));
                     continue;
                 }
 
@@ -651,7 +611,7 @@ public final class Coordinator implements AutoCloseable {
                 continue;
             }
 
-            batch.add(DiscoveryEvent.custom(++evtId, state.topVer, req.nodeId(), req.data()));
+            batch.add(DiscoveryEvent.custom(++evtId, writer.state().topVer, req.nodeId(), req.data()));
             ops.addAll(store.deleteOps(path, p.manifest));
             pre.put(evtId, new Predecoded(msg, false, false));
 
@@ -670,13 +630,13 @@ public final class Coordinator implements AutoCloseable {
 
     private void appendCustoms(List<DiscoveryEvent> batch, List<CuratorOp> ops, Map<Long, Predecoded> pre)
         throws Exception {
-        append(new ArrayList<>(batch), new ArrayList<>(ops), next(state.topVer, state.format), new HashMap<>(pre));
+        writer.append(new ArrayList<>(batch), new ArrayList<>(ops), writer.next(), new HashMap<>(pre));
     }
 
     private void mutable(String path, ZkStore.Payload p, DiscoveryEvent req, ZkIonClusterNode sender,
         DiscoverySpiCustomMessage msg) throws Exception {
         // Delivered here before it is logged: nothing may land in the log meanwhile, or this node's order differs.
-        closeGate();
+        writer.closeGate();
 
         Topology top = member.topology();
 
@@ -691,21 +651,21 @@ public final class Coordinator implements AutoCloseable {
             DiscoverySpiCustomMessage ack = msg.ackMessage();
 
             if (ack == null) {
-                commitFenced(ops);
+                writer.commitFenced(ops);
                 return;
             }
 
             pre.put(evtId, new Predecoded(ack, false, false));
-            append(Collections.singletonList(DiscoveryEvent.ack(evtId, state.topVer, local.id(),
-                objects.marshal(ack))), ops, next(state.topVer, state.format), pre);
+            writer.append(Collections.singletonList(DiscoveryEvent.ack(evtId, writer.state().topVer, local.id(),
+                objects.marshal(ack))), ops, writer.next(), pre);
 
             return;
         }
 
         // Others get the sender's original bytes, as with the stock SPI: mutations stay on the coordinator.
         pre.put(evtId, new Predecoded(msg, true, false));
-        append(Collections.singletonList(DiscoveryEvent.custom(evtId, state.topVer, req.nodeId(), req.data())),
-            ops, next(state.topVer, state.format), pre);
+        writer.append(Collections.singletonList(DiscoveryEvent.custom(evtId, writer.state().topVer, req.nodeId(), req.data())),
+            ops, writer.next(), pre);
     }
 
     // ---- Entries every node acked are trimmed, and the acks of their custom messages published.
@@ -742,7 +702,7 @@ public final class Coordinator implements AutoCloseable {
                 DiscoverySpiCustomMessage ack = msg == null ? null : msg.ackMessage();
 
                 if (ack != null) {
-                    acks.add(DiscoveryEvent.ack(++evtId, state.topVer, local.id(), objects.marshal(ack)));
+                    acks.add(DiscoveryEvent.ack(++evtId, writer.state().topVer, local.id(), objects.marshal(ack)));
                     pre.put(evtId, new Predecoded(ack, false, false));
                 }
             }
@@ -750,9 +710,9 @@ public final class Coordinator implements AutoCloseable {
 
         if (!trimmed.isEmpty()) {
             if (acks.isEmpty())
-                commitFenced(ops);
+                writer.commitFenced(ops);
             else
-                append(acks, ops, next(state.topVer, state.format), pre);
+                writer.append(acks, ops, writer.next(), pre);
 
             member.onTrimmed(trimmed);
             metrics.onTrimmed(trimmed.size());
@@ -799,11 +759,11 @@ public final class Coordinator implements AutoCloseable {
                 byte[] raw = store.rawData(path);
 
                 if (raw != null)
-                    commitFenced(store.deleteOps(path, raw));
+                    writer.commitFenced(store.deleteOps(path, raw));
             }
             catch (KeeperException.NoNodeException | io.zkion.discovery.zk.ZkDataException partsGoneOrCorrupt) {
                 try {
-                    commitFenced(Collections.singletonList(store.deleteOp(path)));
+                    writer.commitFenced(Collections.singletonList(store.deleteOp(path)));
                 }
                 catch (KeeperException.NoNodeException gone) {
                     // Went meanwhile.
@@ -845,114 +805,7 @@ public final class Coordinator implements AutoCloseable {
                 best = f;
         }
 
-        return best == null ? state.format : best.wireName();
-    }
-
-    private void append(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
-        Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
-        apply(commit(events, extra, next, pre, alsoPrepared));
-    }
-
-    /** Commits a log entry of {@code events} with {@code extra}; this node applies it with {@link #apply}. */
-    private Committed commit(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
-        Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
-        LogEntryWriter.Draft entry = entries.logEntry(next.clusterId, next.topVer, events,
-            FormatId.ofWireName(next.format));
-        List<CuratorOp> ops = new ArrayList<>(entry.prepared.ops);
-
-        ops.addAll(extra);
-
-        List<CuratorTransactionResult> res = commitFenced(ops, next);
-        String created = res.get(0).getResultPath();
-
-        metrics.onWritten(entry.size);
-        metrics.onLogEntryWritten();
-
-        return new Committed(ZkPaths.sequence(created), created, entry.prepared.manifest, entry.batch, pre, null, null);
-    }
-
-    /** Applies an entry this node committed; members may have appended custom messages before it: those first. */
-    private void apply(Committed c) throws Exception {
-        member.catchUpBefore(c.seq);
-        member.applyOwn(c.seq, c.path, c.manifest, c.batch, c.pre);
-    }
-
-    /** A log entry this node committed and has yet to apply. */
-    private static final class Committed {
-        public final long seq;
-        public final String path;
-        final byte[] manifest;
-        public final EventBatch batch;
-        public final Map<Long, Predecoded> pre;
-
-        /** For a join: the joined node's record and the node, for the snapshots of later joins of the same pass. */
-        final byte[] joinedRecord;
-        public final ZkIonClusterNode joinedNode;
-
-        Committed(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> pre, byte[] joinedRecord,
-            ZkIonClusterNode joinedNode) {
-            this.seq = seq;
-            this.path = path;
-            this.manifest = manifest;
-            this.batch = batch;
-            this.pre = pre;
-            this.joinedRecord = joinedRecord;
-            this.joinedNode = joinedNode;
-        }
-
-        Committed withRecord(byte[] record, ZkIonClusterNode node) {
-            return new Committed(seq, path, manifest, batch, pre, record, node);
-        }
-    }
-
-    /** @return The state after a commit: its event id is the last this node applied then, for the record. */
-    private ClusterState next(long topVer, String format) {
-        return state.with(topVer, member.lastEventId(), format, local.id());
-    }
-
-    private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops) throws Exception {
-        return commitFenced(ops, state);
-    }
-
-    /**
-     * Commits {@code ops} with {@code next} as the new state, checked against the version last read. When the state
-     * does not change (a trim, closing the gate) it is only checked, not rewritten: the fence is the same.
-     */
-    private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops, ClusterState next) throws Exception {
-        List<CuratorOp> all = new ArrayList<>(ops);
-        GateState gateNext = gate.toWrite(next.format);
-        boolean stateChanges = next != state;
-
-        // Members write in the gate's format: it changes with the state's, in the same commit.
-        if (gateNext != null)
-            all.add(store.setDataOp(paths.gate, codec.encode(gateNext)));
-
-        all.add(stateChanges ? store.setDataOp(paths.state, codec.encode(next), stateVersion)
-            : store.checkOp(paths.state, stateVersion));
-        // A coordinator whose session is gone (its alive node with it) must never commit, even through a replay.
-        all.add(store.checkOp(paths.alive(local.id())));
-
-        try {
-            List<CuratorTransactionResult> res = store.commit(all);
-
-            if (stateChanges) {
-                state = next;
-                stateVersion++;
-            }
-
-            gate.committed(next.format);
-
-            return res;
-        }
-        catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
-            if (e instanceof KeeperException.BadVersionException || paths.state.equals(e.getPath())
-                || paths.alive(local.id()).equals(e.getPath())) {
-                metrics.onCommitConflict();
-                throw new FencedException("the cluster state changed under this coordinator (" + e.getMessage() + ")");
-            }
-
-            throw e;
-        }
+        return best == null ? writer.state().format : best.wireName();
     }
 
     /** @return Ids of alive nodes, as the coordinator's cache has them. */
