@@ -79,9 +79,6 @@ public final class Coordinator implements AutoCloseable {
     /** Ack events in one entry at most: an entry holds fewer than {@link io.zkion.discovery.log.EventIds#PER_ENTRY} events. */
     private static final int MAX_ACKS = 512;
 
-    /** Departures in one entry at most, for the same reason. */
-    private static final int MAX_DEPARTURES = 256;
-
     private final ZkStore store;
     private final ZkPaths paths;
     private final ControlCodec codec;
@@ -105,10 +102,8 @@ public final class Coordinator implements AutoCloseable {
     /** Set by the watch on custom/; the queue is listed only then (and once at takeover). */
     private volatile boolean customDirty = true;
 
-    /** Set by the watch on left/: a node stopping says so there before its session ends. */
-    private final PersistentWatcher leftWatch;
-    private volatile boolean leftDirty = true;
-    private Set<UUID> leaving = new HashSet<>();
+    private final FormatChoice format;
+    private final Departures departures;
 
     private final Gate gate;
     private final FencedLogWriter writer;
@@ -163,12 +158,8 @@ public final class Coordinator implements AutoCloseable {
         });
         customWatch.start();
 
-        leftWatch = new PersistentWatcher(store.client(), paths.left, false);
-        leftWatch.getListenable().addListener(e -> {
-            leftDirty = true;
-            trigger.run();
-        });
-        leftWatch.start();
+        format = new FormatChoice(formats, alive, writer);
+        departures = new Departures(ctx, writer, format);
 
         metrics.onTakeover();
         log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + writer.state().topVer
@@ -196,7 +187,7 @@ public final class Coordinator implements AutoCloseable {
         if (alive.forgetGone(aliveNow))
             sweepNodes = true;
 
-        departures(aliveNow);
+        departures.step(aliveNow);
         joins(aliveNow);
         if (customDirty) {
             customDirty = false; // Before listing: a request arriving meanwhile sets it again.
@@ -204,57 +195,6 @@ public final class Coordinator implements AutoCloseable {
         }
 
         trim(aliveNow);
-    }
-
-    // ---- Nodes stopping become NODE_LEFT, nodes gone from ZooKeeper without a word NODE_FAILED.
-
-    private void departures(Map<UUID, ChildData> aliveNow) throws Exception {
-        if (leftDirty) {
-            leftDirty = false; // Before listing: a marker written meanwhile sets it again.
-            leaving = new HashSet<>();
-
-            for (String name : store.children(paths.left)) {
-                UUID id = ZkPaths.nodeId(name);
-
-                if (id != null)
-                    leaving.add(id);
-            }
-        }
-
-        List<DiscoveryEvent> events = new ArrayList<>();
-        List<CuratorOp> ops = new ArrayList<>();
-        long topVer = writer.state().topVer;
-        long evtId = -1; // Indexes in the entry: its place in the log makes them absolute.
-
-        for (ZkIonClusterNode n : member.topology().members()) {
-            // A stopping node is out as soon as its marker is: waiting for its session to close costs a round of
-            // ZooKeeper notifications, and the node no longer takes part.
-            boolean left = leaving.contains(n.id());
-
-            if (n == local || (!left && aliveNow.containsKey(n.id())))
-                continue;
-
-            // An entry holds fewer than EventIds.PER_ENTRY events, and one multi has a size bound: the rest go next step.
-            if (events.size() >= MAX_DEPARTURES) {
-                trigger.run();
-                break;
-            }
-
-            events.add(left ? DiscoveryEvent.left(++evtId, ++topVer, n.id()) : DiscoveryEvent.failed(++evtId, ++topVer, n.id()));
-
-            if (left)
-                ops.add(store.deleteOp(paths.left(n.id())));
-        }
-
-        if (events.isEmpty())
-            return;
-
-        writer.append(events, ops, writer.next(topVer, currentFormat(aliveNow)), new HashMap<>());
-
-        // An answer the joiner never read and removed, if it died right after its join: after the commit, off the
-        // path of the departure itself.
-        for (DiscoveryEvent e : events)
-            store.deleteQuietly(paths.joined(e.nodeId()));
     }
 
     // ---- New alive nodes with a join request become NODE_JOINED, or are refused.
@@ -357,7 +297,7 @@ public final class Coordinator implements AutoCloseable {
             return null;
         }
 
-        String format = currentFormat(aliveNow);
+        String format = this.format.current(aliveNow, departures.leaving());
         boolean[] attrsChanged = new boolean[1];
         String err = validate(node, joinData, req, format, attrsChanged);
 
@@ -777,52 +717,20 @@ public final class Coordinator implements AutoCloseable {
             log.info("Removed the data znodes of " + removed + " node(s) no longer in or joining the cluster");
     }
 
-    // ---- Writing.
-
-    /** The best format every alive node reads, but those leaving; the current one if they share none. */
-    private String currentFormat(Map<UUID, ChildData> aliveNow) {
-        Set<String> common = null;
-
-        for (Map.Entry<UUID, ChildData> e : aliveNow.entrySet()) {
-            if (leaving.contains(e.getKey()))
-                continue;
-
-            AliveInfo a = alive.info(e.getValue());
-
-            if (a == null)
-                continue;
-
-            if (common == null)
-                common = new HashSet<>(a.formats);
-            else
-                common.retainAll(a.formats);
-        }
-
-        FormatId best = null;
-
-        for (FormatId f : formats.readable()) {
-            if ((common == null || common.contains(f.wireName())) && (best == null || f.preference() > best.preference()))
-                best = f;
-        }
-
-        return best == null ? writer.state().format : best.wireName();
-    }
-
     /** @return Ids of alive nodes, as the coordinator's cache has them. */
     public Collection<UUID> aliveIds() {
         return alive.aliveNodes().keySet();
     }
 
     @Override public void close() {
-        for (PersistentWatcher w : new PersistentWatcher[] {customWatch, leftWatch}) {
-            try {
-                w.close();
-            }
-            catch (Exception ignored) {
-                // Closing anyway.
-            }
+        try {
+            customWatch.close();
+        }
+        catch (Exception ignored) {
+            // Closing anyway.
         }
 
+        departures.close();
         alive.close();
     }
 }
