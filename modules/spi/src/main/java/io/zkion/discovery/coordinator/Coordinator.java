@@ -29,7 +29,6 @@ import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;
-import io.zkion.discovery.member.LogEntry;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.member.NodeDataReader;
 import io.zkion.discovery.member.Predecoded;
@@ -41,7 +40,6 @@ import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteNodeValidationResult;
 import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.discovery.DiscoveryDataBag;
-import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
 import org.apache.ignite.internal.processors.security.SecurityContext;
 import org.apache.ignite.internal.processors.security.SecurityUtils;
@@ -65,12 +63,6 @@ import org.apache.zookeeper.KeeperException;
 public final class Coordinator implements AutoCloseable {
     /** How a refusal of a join request this coordinator cannot read starts; older releases word it the same. */
     public static final String UNREADABLE_REQUEST = "The coordinator could not read the join request";
-
-    /** Entries trimmed in one multi at most. */
-    private static final int MAX_TRIM = 128;
-
-    /** Ack events in one entry at most: an entry holds fewer than {@link io.zkion.discovery.log.EventIds#PER_ENTRY} events. */
-    private static final int MAX_ACKS = 512;
 
     private final ZkStore store;
     private final ZkPaths paths;
@@ -98,12 +90,7 @@ public final class Coordinator implements AutoCloseable {
     private final Gate gate;
     private final FencedLogWriter writer;
 
-    /**
-     * Set when a data znode may be left over (a joiner vanished, or this node just took over): the next step removes
-     * those of nodes neither in the cluster, nor joining, nor taken out by an entry not trimmed yet. The data of a node
-     * that left goes when its departure entry is trimmed, once every member is past it.
-     */
-    private boolean sweepNodes = true;
+    private final Trimmer trimmer;
 
     /**
      * Joins refused, with the creation zxid of the joiner's alive znode then: that znode stays until the joiner reads
@@ -145,6 +132,7 @@ public final class Coordinator implements AutoCloseable {
 
         format = new FormatChoice(formats, alive, writer);
         departures = new Departures(ctx, writer, format);
+        trimmer = new Trimmer(ctx, alive, writer);
 
         metrics.onTakeover();
         log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + writer.state().topVer
@@ -170,13 +158,13 @@ public final class Coordinator implements AutoCloseable {
         Map<UUID, ChildData> aliveNow = alive.reconciled(alive.aliveNodes(), listed);
 
         if (alive.forgetGone(aliveNow))
-            sweepNodes = true;
+            trimmer.requestSweep();
 
         departures.step(aliveNow);
         joins(aliveNow);
         customs.step();
 
-        trim(aliveNow);
+        trimmer.step(aliveNow);
     }
 
     // ---- New alive nodes with a join request become NODE_JOINED, or are refused.
@@ -349,7 +337,7 @@ public final class Coordinator implements AutoCloseable {
         }
         catch (KeeperException.NoNodeException gone) {
             log.info("Joining node left before its join completed [node=" + id + ']');
-            sweepNodes = true;
+            trimmer.requestSweep();
 
             return null;
         }
@@ -458,115 +446,6 @@ public final class Coordinator implements AutoCloseable {
             store.deleteQuietly(paths.join(id));
 
         store.deleteQuietly(paths.node(id));
-    }
-
-    // ---- Entries every node acked are trimmed, and the acks of their custom messages published.
-
-    private void trim(Map<UUID, ChildData> aliveNow) throws Exception {
-        long minAck = member.lastEventId();
-
-        for (ZkIonClusterNode n : member.topology().members()) {
-            if (n == local)
-                continue;
-
-            ChildData d = aliveNow.get(n.id());
-            AliveInfo a = d == null ? null : alive.info(d);
-
-            if (a != null)
-                minAck = Math.min(minAck, a.ack);
-        }
-
-        List<LogEntry> trimmed = new ArrayList<>();
-        List<CuratorOp> ops = new ArrayList<>();
-        List<DiscoveryEvent> acks = new ArrayList<>();
-        Map<Long, Predecoded> pre = new HashMap<>();
-        long evtId = -1;
-
-        for (LogEntry e : member.entries().values()) {
-            if (e.lastEventId > minAck || trimmed.size() >= MAX_TRIM || acks.size() >= MAX_ACKS)
-                break;
-
-            trimmed.add(e);
-            ops.addAll(store.deleteOps(e.path, e.manifest));
-
-            for (long id : e.customEventIds) {
-                DiscoverySpiCustomMessage msg = member.pendingAck(id);
-                DiscoverySpiCustomMessage ack = msg == null ? null : msg.ackMessage();
-
-                if (ack != null) {
-                    acks.add(DiscoveryEvent.ack(++evtId, writer.state().topVer, local.id(), objects.marshal(ack)));
-                    pre.put(evtId, new Predecoded(ack, false, false));
-                }
-            }
-        }
-
-        if (!trimmed.isEmpty()) {
-            if (acks.isEmpty())
-                writer.commitFenced(ops);
-            else
-                writer.append(acks, ops, writer.next(), pre);
-
-            member.onTrimmed(trimmed);
-            metrics.onTrimmed(trimmed.size());
-
-            // Every member is past these entries: none will apply the join of a node they took out again. Apart from
-            // the commit, so that a data znode which is corrupt or lost parts holds no trim up; one missed here
-            // (this node dying first) is swept.
-            for (LogEntry e : trimmed) {
-                for (UUID id : e.departed)
-                    store.deleteQuietly(paths.node(id));
-            }
-        }
-
-        if (sweepNodes)
-            sweepNodeData();
-    }
-
-    /**
-     * Removes the data znodes of nodes neither in the topology, nor joining, nor taken out by an entry some member
-     * may not have applied yet: of joiners that gave up, and any a trim missed. Each goes in its own fenced commit,
-     * so that one which is corrupt, lost parts or went meanwhile holds none of the others up.
-     */
-    private void sweepNodeData() throws Exception {
-        Set<UUID> departing = member.departedUntrimmed();
-        int removed = 0;
-
-        sweepNodes = false; // Before listing: a joiner vanishing meanwhile sets it again.
-
-        for (String name : store.dataZnodesNotJoining()) {
-            UUID id = ZkPaths.nodeId(name);
-
-            if (id == null || member.topology().contains(id) || departing.contains(id))
-                continue;
-
-            if (removed == MAX_TRIM) {
-                sweepNodes = true;
-                trigger.run(); // The rest next step.
-                return;
-            }
-
-            String path = paths.node(id);
-
-            try {
-                byte[] raw = store.rawData(path);
-
-                if (raw != null)
-                    writer.commitFenced(store.deleteOps(path, raw));
-            }
-            catch (KeeperException.NoNodeException | io.zkion.discovery.zk.ZkDataException partsGoneOrCorrupt) {
-                try {
-                    writer.commitFenced(Collections.singletonList(store.deleteOp(path)));
-                }
-                catch (KeeperException.NoNodeException gone) {
-                    // Went meanwhile.
-                }
-            }
-
-            removed++;
-        }
-
-        if (removed > 0)
-            log.info("Removed the data znodes of " + removed + " node(s) no longer in or joining the cluster");
     }
 
     /** @return Ids of alive nodes, as the coordinator's cache has them. */
