@@ -1,51 +1,20 @@
 package io.zkion.discovery.coordinator;
 
-import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
-import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.codec.event.EventFormats;
-import io.zkion.discovery.codec.event.FormatId;
-import io.zkion.discovery.codec.ion.JoinedEventData;
-import io.zkion.discovery.codec.ion.NodeRecord;
 import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
-import io.zkion.discovery.codec.msg.AliveInfo;
-import io.zkion.discovery.codec.msg.ClusterState;
-import io.zkion.discovery.coordinator.FencedLogWriter.Committed;
 import io.zkion.discovery.codec.msg.ControlCodec;
-import io.zkion.discovery.codec.msg.JoinRequest;
-import io.zkion.discovery.codec.msg.JoinResult;
-import io.zkion.discovery.codec.msg.NodeData;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
-import io.zkion.discovery.member.NodeDataReader;
-import io.zkion.discovery.member.Predecoded;
-import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
-import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.ignite.IgniteLogger;
-import org.apache.ignite.spi.IgniteNodeValidationResult;
-import org.apache.ignite.spi.IgniteSpiContext;
-import org.apache.ignite.spi.discovery.DiscoveryDataBag;
-import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
-import org.apache.ignite.internal.processors.security.SecurityContext;
-import org.apache.ignite.internal.processors.security.SecurityUtils;
-import org.apache.ignite.plugin.security.SecurityCredentials;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 
 /**
  * The elected role: the oldest live server turns what ZooKeeper shows (new alive nodes, vanished ones,
@@ -64,78 +33,40 @@ public final class Coordinator implements AutoCloseable {
     /** How a refusal of a join request this coordinator cannot read starts; older releases word it the same. */
     public static final String UNREADABLE_REQUEST = "The coordinator could not read the join request";
 
-    private final ZkStore store;
-    private final ZkPaths paths;
-    private final ControlCodec codec;
-    private final EventFormats formats;
-    private final ObjectCodec objects;
     private final Member member;
-    private final DiscoveryHost host;
-    private final ZkIonClusterNode local;
-    private final DiscoveryMetrics metrics;
-    private final TopologySnapshotCodec snapshots;
-    private final Notifier notifier;
-    private final NodeDataReader nodeData;
-    private final IgniteLogger log;
-
-    /** Schedules another step. */
-    private final Runnable trigger;
-
+    private final FencedLogWriter writer;
     private final AliveView alive;
     private final CustomQueue customs;
-
-    private final FormatChoice format;
     private final Departures departures;
-
-    private final Gate gate;
-    private final FencedLogWriter writer;
-
+    private final Joins joins;
     private final Trimmer trimmer;
-
-    /**
-     * Joins refused, with the creation zxid of the joiner's alive znode then: that znode stays until the joiner reads
-     * the answer and leaves. A joiner that asks again (with a whole request after one by reference) makes a new one.
-     */
-    private final Map<UUID, Long> rejected = new HashMap<>();
 
     public Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
         Notifier notifier, Runnable trigger) throws Exception {
         CoordinatorContext ctx = new CoordinatorContext(store, codec, formats, objects, member, host, local, metrics,
             trigger);
+        Gate gate = new Gate(ctx);
 
-        this.trigger = trigger;
-        this.store = store;
-        this.paths = store.paths();
-        this.codec = codec;
-        this.formats = formats;
-        this.objects = objects;
         this.member = member;
-        this.host = host;
-        this.local = local;
-        this.metrics = metrics;
-        this.snapshots = snapshots;
-        this.notifier = notifier;
-        this.nodeData = new NodeDataReader(store, codec);
-        this.log = host.log();
-
-        gate = new Gate(ctx);
-        writer = new FencedLogWriter(ctx, gate);
+        this.writer = new FencedLogWriter(ctx, gate);
 
         writer.readState();
         gate.read();
         member.adoptOlderEntries();
 
-        alive = new AliveView(ctx);
+        // These start watching ZooKeeper, in this order: the cache of alive/, custom/, and left/ in Departures.
+        this.alive = new AliveView(ctx);
+        this.customs = new CustomQueue(ctx, writer, notifier);
 
-        customs = new CustomQueue(ctx, writer, notifier);
+        FormatChoice format = new FormatChoice(formats, alive, writer);
 
-        format = new FormatChoice(formats, alive, writer);
-        departures = new Departures(ctx, writer, format);
-        trimmer = new Trimmer(ctx, alive, writer);
+        this.departures = new Departures(ctx, writer, format);
+        this.trimmer = new Trimmer(ctx, alive, writer);
+        this.joins = new Joins(ctx, snapshots, writer, gate, format, trimmer);
 
         metrics.onTakeover();
-        log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + writer.state().topVer
+        ctx.log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + writer.state().topVer
             + ']');
     }
 
@@ -161,291 +92,10 @@ public final class Coordinator implements AutoCloseable {
             trimmer.requestSweep();
 
         departures.step(aliveNow);
-        joins(aliveNow);
+        joins.step(aliveNow, departures.leaving());
         customs.step();
 
         trimmer.step(aliveNow);
-    }
-
-    // ---- New alive nodes with a join request become NODE_JOINED, or are refused.
-
-    private void joins(Map<UUID, ChildData> aliveNow) throws Exception {
-        rejected.keySet().retainAll(aliveNow.keySet());
-
-        Map<UUID, ZkStore.Payload> requests = new LinkedHashMap<>();
-
-        for (UUID id : aliveNow.keySet()) {
-            Long refused = rejected.get(id);
-
-            if (member.topology().contains(id) || (refused != null && refused == AliveView.czxid(aliveNow.get(id))))
-                continue;
-
-            ZkStore.Payload p;
-
-            try {
-                p = store.readPayload(paths.join(id));
-            }
-            catch (io.zkion.discovery.zk.ZkDataException bad) {
-                reject(id, null, aliveNow, UNREADABLE_REQUEST + ": " + bad.getMessage());
-                continue;
-            }
-
-            if (p != null) // Else not written yet, or the joiner gave up.
-                requests.put(id, p);
-        }
-
-        if (requests.isEmpty())
-            return;
-
-        // One closing of the gate for all the joins seen now; the last join's commit opens it.
-        writer.closeGate();
-        gate.hold();
-
-        // Each join is committed, and its joiner can go on, before this node hands the previous ones to Ignite:
-        // Ignite's handling of a join here takes longer than a commit. They are applied in log order after the pass
-        // (the gate keeps members' messages out of the way meanwhile), on every path: once committed, they are facts.
-        List<Committed> committed = new ArrayList<>();
-
-        try {
-            int left = requests.size();
-
-            for (Map.Entry<UUID, ZkStore.Payload> r : requests.entrySet()) {
-                if (--left == 0)
-                    gate.release();
-
-                Committed c = join(r.getKey(), r.getValue(), aliveNow, committed);
-
-                if (c != null)
-                    committed.add(c);
-            }
-        }
-        finally {
-            gate.release();
-
-            for (Committed c : committed)
-                writer.apply(c);
-        }
-
-        writer.openGate(); // If the last join did not commit (its joiner left).
-    }
-
-    /**
-     * Validates one join and commits it, or refuses it.
-     *
-     * @param earlier Joins of this pass committed but not applied yet: their nodes are in the joiner's snapshot.
-     * @return The committed join, to apply; null if refused or the joiner left.
-     */
-    private Committed join(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow, List<Committed> earlier)
-        throws Exception {
-        String what = paths.join(id);
-        JoinRequest req;
-        ZkStore.Payload dataZnode = null;
-        byte[] reqNode;
-        byte[] reqJoinData;
-        ZkIonClusterNode node;
-        Map<Integer, Serializable> joinData;
-
-        try {
-            req = codec.decodeJoinRequest(p.data, what);
-            reqNode = req.node;
-            reqJoinData = req.joinData;
-
-            if (req.byReference()) { // The joiner wrote itself to its data znode.
-                dataZnode = nodeData.payload(id, what);
-
-                NodeData nd = nodeData.decode(id, dataZnode);
-
-                reqNode = nd.node;
-                reqJoinData = nd.joinData;
-            }
-
-            node = objects.unmarshal(reqNode, what + " node");
-            joinData = objects.unmarshal(reqJoinData, what + " joining data");
-        }
-        catch (RuntimeException ex) { // Corrupt data, a missing data znode, or unreadable parts.
-            reject(id, p, aliveNow, UNREADABLE_REQUEST + ": " + ex.getMessage());
-            return null;
-        }
-
-        String format = this.format.current(aliveNow, departures.leaving());
-        boolean[] attrsChanged = new boolean[1];
-        String err = validate(node, joinData, req, format, attrsChanged);
-
-        if (err != null) {
-            reject(id, p, aliveNow, err);
-            return null;
-        }
-
-        long topVer = writer.state().topVer + 1;
-        long evtId = 0;
-
-        node.order(topVer);
-
-        // In ion-2 the record and the event name the joiner's data znode, unless authentication added the security
-        // subject to the node's attributes: then they carry the changed node, as in ion-1.
-        boolean byRef = dataZnode != null && FormatId.ION_2.wireName().equals(format) && !attrsChanged[0];
-        byte[] nodeBytes = attrsChanged[0] ? objects.marshal(node) : reqNode;
-        byte[] record = byRef ? NodeRecord.byReference(id, topVer, node.isClient()).encode()
-            : new NodeRecord(id, topVer, node.isClient(), nodeBytes).encode();
-
-        // Ignite's order on the coordinator: joining data in, then the common data out, then the event.
-        DiscoveryDataBag joiningBag = new DiscoveryDataBag(id, node.isClient());
-
-        joiningBag.joiningNodeData(joinData);
-        host.exchange().onExchange(joiningBag);
-
-        DiscoveryDataBag collectBag = new DiscoveryDataBag(id, new HashSet<>(), node.isClient());
-
-        collectBag.joiningNodeData(joinData);
-        host.exchange().collect(collectBag);
-
-        List<byte[]> records = new ArrayList<>();
-        boolean inline = !FormatId.ION_2.wireName().equals(format); // The joiner may not read references.
-
-        for (byte[] r : member.topology().records())
-            records.add(inline ? inlined(r, member.topology()::node) : r);
-
-        for (Committed c : earlier)
-            records.add(inline ? inlined(c.joinedRecord, n -> c.joinedNode) : c.joinedRecord);
-
-        records.add(record);
-
-        ClusterState next = writer.next(topVer, format);
-        // The joiner finds its event in the log by its node id: the entry's place is known only once committed.
-        byte[] result = codec.encode(JoinResult.accepted(0, next, snapshots.encode(topVer, records),
-            objects.marshal(new HashMap<>(collectBag.commonData()))));
-
-        ZkStore.Prepared answer = store.create(paths.joined(id), result, CreateMode.PERSISTENT);
-        List<CuratorOp> ops = new ArrayList<>(answer.ops);
-
-        ops.addAll(store.deleteOps(paths.join(id), p.manifest));
-        // Setting the joiner's ack fails the whole join if its session is already gone. The ack (1) is below every
-        // event id, so that the log stays until the joiner has found its join event and acked it itself.
-        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(node.isClient(), req.formats, 1))));
-
-        if (dataZnode != null && !byRef) // Copied into the log after all: nobody reads it.
-            ops.addAll(store.deleteOps(paths.node(id), dataZnode.manifest));
-
-        DiscoveryEvent evt = DiscoveryEvent.joined(evtId, topVer, id,
-            new JoinedEventData(record, byRef ? null : reqJoinData).encode());
-        Map<Long, Predecoded> pre = new HashMap<>();
-
-        pre.put(evtId, new Predecoded(null, false, true, byRef ? node : null));
-
-        try {
-            return writer.commit(Collections.singletonList(evt), ops, next, pre, answer).withRecord(record, node);
-        }
-        catch (KeeperException.NoNodeException gone) {
-            log.info("Joining node left before its join completed [node=" + id + ']');
-            trimmer.requestSweep();
-
-            return null;
-        }
-    }
-
-    private String validate(ZkIonClusterNode node, Map<Integer, Serializable> joinData, JoinRequest req, String format,
-        boolean[] attrsChanged) {
-        if (!node.id().equals(req.nodeId))
-            return "The join request of " + req.nodeId + " carries node " + node.id();
-
-        if (member.topology().contains(node.id()))
-            return "Node with the same ID already exists: " + node.id();
-
-        if (!req.formats.contains(format)) {
-            return "The joining node reads event formats " + req.formats + ", but the cluster writes " + format
-                + " and not every node reads another: upgrade the joining node";
-        }
-
-        String authErr = authenticate(node, req, attrsChanged);
-
-        if (authErr != null)
-            return authErr;
-
-        IgniteSpiContext ctx = host.spiContext();
-        IgniteNodeValidationResult res = ctx.validateNode(node);
-
-        if (res == null) {
-            DiscoveryDataBag bag = new DiscoveryDataBag(node.id(), node.isClient());
-
-            bag.joiningNodeData(joinData);
-            res = ctx.validateNode(node, bag);
-        }
-
-        return res == null ? null : res.sendMessage();
-    }
-
-    /** Runs Ignite's authenticator, when a security plugin set one, and records the subject in the attributes. */
-    private String authenticate(ZkIonClusterNode node, JoinRequest req, boolean[] attrsChanged) {
-        DiscoverySpiNodeAuthenticator auth = host.authenticator();
-
-        if (auth == null)
-            return null;
-
-        SecurityCredentials cred;
-
-        try {
-            cred = req.credentials == null ? null : objects.unmarshal(req.credentials, paths.join(node.id()) + " credentials");
-        }
-        catch (RuntimeException e) {
-            return "Failed to read the node's credentials";
-        }
-
-        SecurityContext subj = auth.authenticateNode(node, cred);
-
-        if (subj == null)
-            return "Authentication failed";
-
-        if (!(subj instanceof Serializable))
-            return "Authentication subject is not serializable";
-
-        try {
-            node.replaceAttributes(SecurityUtils.withSecurityContext(subj, node.attributes(), objects.marshaller()));
-            attrsChanged[0] = true;
-        }
-        catch (Exception e) {
-            return "Failed to marshal the node's security subject";
-        }
-
-        return null;
-    }
-
-    /** @return {@code record} with the node's bytes in it, for a joiner that reads ion-1 only. */
-    private byte[] inlined(byte[] record, java.util.function.Function<UUID, ZkIonClusterNode> nodes) {
-        NodeRecord r = NodeRecord.decode(record, "the record of a node");
-
-        return r.byReference()
-            ? new NodeRecord(r.id(), r.order(), r.client(), objects.marshal(nodes.apply(r.id()))).encode()
-            : record;
-    }
-
-    /**
-     * Answers a join with a refusal. {@code p} is null when the request's parts could not be read: then the request
-     * is removed apart from the commit, like the data znode, which may be corrupt or have lost parts too. A joiner
-     * must never wait for an answer that does not come.
-     */
-    private void reject(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow, String reason) throws Exception {
-        log.warning("Refusing node " + id + ": " + reason);
-
-        List<CuratorOp> ops = new ArrayList<>(p == null ? Collections.emptyList() : store.deleteOps(paths.join(id), p.manifest));
-        ZkStore.Prepared answer = store.create(paths.joined(id), codec.encode(JoinResult.rejected(reason)), CreateMode.PERSISTENT);
-
-        ops.addAll(answer.ops);
-
-        try {
-            writer.commitFenced(ops);
-        }
-        catch (KeeperException.NodeExistsException answered) {
-            if (p != null)
-                throw answered;
-            // An unreadable request answered already.
-        }
-
-        rejected.put(id, AliveView.czxid(aliveNow.get(id)));
-
-        if (p == null)
-            store.deleteQuietly(paths.join(id));
-
-        store.deleteQuietly(paths.node(id));
     }
 
     /** @return Ids of alive nodes, as the coordinator's cache has them. */

@@ -110,7 +110,7 @@ final class Gate {
 
     private void move(State from, State to) {
         if (state != from)
-            throw new IllegalStateException("The log gate is " + state + ", not " + from + ", so it cannot become " + to);
+            throw new IllegalStateException("The log gate is " + state + ", not " + from + ": it cannot become " + to);
 
         state = to;
     }
