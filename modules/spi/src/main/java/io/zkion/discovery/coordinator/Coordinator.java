@@ -103,6 +103,11 @@ public final class Coordinator implements AutoCloseable {
         return alive.aliveNodes().keySet();
     }
 
+    /** Test seam: closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */
+    public void closeAliveCacheForTest() {
+        alive.close();
+    }
+
     @Override public void close() {
         customs.close();
         departures.close();
