@@ -1,8 +1,5 @@
 package io.zkion.discovery.coordinator;
 
-import io.zkion.discovery.internal.*;
-import io.zkion.discovery.member.*;
-
 /** A coordinator's commit was refused because another wrote the cluster state: it is no longer coordinator. */
 public final class FencedException extends RuntimeException {
     private static final long serialVersionUID = 1L;

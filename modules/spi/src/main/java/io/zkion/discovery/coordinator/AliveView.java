@@ -1,0 +1,199 @@
+package io.zkion.discovery.coordinator;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import io.zkion.discovery.codec.CodecException;
+import io.zkion.discovery.codec.msg.AliveInfo;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.member.Member;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.ignite.IgniteLogger;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The coordinator's view of alive/: a cache of it, checked against this node's own listing where they disagree,
+ * and what each alive node says, decoded once per version of its data.
+ */
+final class AliveView implements AutoCloseable {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ControlCodec codec;
+    private final Member member;
+    private final IgniteLogger log;
+
+    private final CuratorCache alive;
+    private volatile boolean aliveLoaded;
+
+    private final Map<String, Decoded> aliveInfos = new HashMap<>();
+
+    /** Node ids by alive path, parsed once. */
+    private final Map<String, UUID> aliveIds = new HashMap<>();
+
+    /** The paths under alive/ at the last step, to tell when a node vanished. */
+    private Set<String> lastAlive = Collections.emptySet();
+
+    /** Starts the cache: every change it sees, and its first full load, schedule a step. */
+    AliveView(CoordinatorContext ctx) {
+        Runnable trigger = ctx.trigger;
+
+        this.store = ctx.store;
+        this.paths = ctx.paths;
+        this.codec = ctx.codec;
+        this.member = ctx.member;
+        this.log = ctx.log;
+
+        alive = CuratorCache.build(store.client(), paths.alive);
+        alive.listenable().addListener(CuratorCacheListener.builder()
+            .forAll((type, oldData, data) -> trigger.run())
+            .forInitialized(() -> {
+                aliveLoaded = true;
+                trigger.run();
+            })
+            .build());
+        alive.start();
+    }
+
+    /** @return Whether the cache has loaded alive/ once: until then it is no view at all. */
+    boolean loaded() {
+        return aliveLoaded;
+    }
+
+    /** @return The alive nodes as the cache has them, oldest first. */
+    Map<UUID, ChildData> aliveNodes() {
+        Map<UUID, ChildData> m = new LinkedHashMap<>();
+
+        alive.stream()
+            .filter(d -> !d.getPath().equals(paths.alive))
+            .sorted(Comparator.comparingLong(d -> d.getStat().getCzxid()))
+            .forEach(d -> {
+                UUID id = aliveIds.computeIfAbsent(d.getPath(), p -> ZkPaths.nodeId(p.substring(paths.alive.length() + 1)));
+
+                if (id != null)
+                    m.put(id, d);
+            });
+
+        return m;
+    }
+
+    /**
+     * Drops what was parsed or decoded of nodes no longer alive, in one place for both caches. Judged on the
+     * reconciled view, so that a stale entry in the cache does not set off a sweep at every step.
+     *
+     * @return Whether a node vanished since the last step: the data znodes are to be swept then.
+     */
+    boolean forgetGone(Map<UUID, ChildData> aliveNow) {
+        Set<String> present = new HashSet<>();
+
+        for (ChildData d : aliveNow.values())
+            present.add(d.getPath());
+
+        boolean vanished = !present.containsAll(lastAlive);
+
+        aliveIds.keySet().retainAll(present);
+        aliveInfos.keySet().retainAll(present);
+        lastAlive = present;
+
+        return vanished;
+    }
+
+    /**
+     * The cache learns of changes in the background and can lag, or miss one: Curator only logs a background read
+     * that failed. Where it and the listing disagree, on a node either names or on a member of the topology,
+     * ZooKeeper is asked directly, so that a stale cache can neither hold up a join nor keep a dead node in.
+     *
+     * @return The alive nodes, oldest first.
+     */
+    Map<UUID, ChildData> reconciled(Map<UUID, ChildData> cached, Set<UUID> listed) throws Exception {
+        Set<UUID> doubtful = new HashSet<>(listed);
+
+        doubtful.addAll(cached.keySet());
+
+        for (ZkIonClusterNode n : member.topology().members())
+            doubtful.add(n.id());
+
+        doubtful.removeIf(id -> listed.contains(id) && cached.containsKey(id));
+
+        if (doubtful.isEmpty())
+            return cached;
+
+        List<ChildData> all = new ArrayList<>();
+
+        for (Map.Entry<UUID, ChildData> e : cached.entrySet()) {
+            if (!doubtful.contains(e.getKey()))
+                all.add(e.getValue());
+        }
+
+        for (UUID id : doubtful) {
+            Stat stat = new Stat();
+            byte[] data = store.rawData(paths.alive(id), stat);
+
+            if (data != null)
+                all.add(new ChildData(paths.alive(id), stat, data));
+        }
+
+        all.sort(Comparator.comparingLong(d -> d.getStat().getCzxid()));
+
+        Map<UUID, ChildData> out = new LinkedHashMap<>();
+
+        for (ChildData d : all)
+            out.put(ZkPaths.nodeId(d.getPath().substring(paths.alive.length() + 1)), d);
+
+        return out;
+    }
+
+    /** @return What an alive node says, decoded once per version of its data: every step reads every node's ack. */
+    AliveInfo info(ChildData d) {
+        long mzxid = d.getStat() == null ? -1 : d.getStat().getMzxid();
+        Decoded cached = aliveInfos.get(d.getPath());
+
+        if (cached != null && cached.mzxid == mzxid && mzxid != -1)
+            return cached.info;
+
+        AliveInfo a;
+
+        try {
+            a = codec.decodeAlive(d.getData(), d.getPath());
+        }
+        catch (CodecException e) {
+            log.warning("Ignoring unreadable alive node: " + e.getMessage());
+            a = null;
+        }
+
+        aliveInfos.put(d.getPath(), new Decoded(mzxid, a));
+
+        return a;
+    }
+
+    /** @return The creation zxid of an alive znode, -1 if unknown: a joiner that asks again makes a new one. */
+    static long czxid(ChildData d) {
+        return d == null || d.getStat() == null ? -1 : d.getStat().getCzxid();
+    }
+
+    @Override public void close() {
+        alive.close();
+    }
+
+    /** An alive node's data as decoded, with the version it was decoded from. */
+    private static final class Decoded {
+        public final long mzxid;
+        public final AliveInfo info;
+
+        Decoded(long mzxid, AliveInfo info) {
+            this.mzxid = mzxid;
+            this.info = info;
+        }
+    }
+}

@@ -1,0 +1,214 @@
+package io.zkion.discovery.coordinator;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.internal.Notifier;
+import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.Topology;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.member.Member;
+import io.zkion.discovery.member.Predecoded;
+import io.zkion.discovery.zk.ZkDataException;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.recipes.watch.PersistentWatcher;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+
+/**
+ * Queued custom messages become log entries, in the order they were sent. Plain ones are batched; a mutable one is
+ * delivered here first, with the gate closed, and logged on its own.
+ */
+final class CustomQueue implements AutoCloseable {
+    /** Custom messages batched into one entry at most. */
+    private static final int MAX_BATCH = 64;
+
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final EventFormats formats;
+    private final ObjectCodec objects;
+    private final Member member;
+    private final ZkIonClusterNode local;
+    private final IgniteLogger log;
+    private final Notifier notifier;
+    private final FencedLogWriter writer;
+
+    private final PersistentWatcher customWatch;
+
+    /** Set by the watch on custom/; the queue is listed only then (and once at takeover). */
+    private volatile boolean customDirty = true;
+
+    /** Starts the watch on custom/. */
+    CustomQueue(CoordinatorContext ctx, FencedLogWriter writer, Notifier notifier) {
+        Runnable trigger = ctx.trigger;
+
+        this.store = ctx.store;
+        this.paths = ctx.paths;
+        this.formats = ctx.formats;
+        this.objects = ctx.objects;
+        this.member = ctx.member;
+        this.local = ctx.local;
+        this.log = ctx.log;
+        this.notifier = notifier;
+        this.writer = writer;
+
+        customWatch = new PersistentWatcher(store.client(), paths.custom, false);
+        customWatch.getListenable().addListener(e -> {
+            customDirty = true;
+            trigger.run();
+        });
+        customWatch.start();
+    }
+
+    void step() throws Exception {
+        if (customDirty) {
+            customDirty = false; // Before listing: a request arriving meanwhile sets it again.
+            customs();
+        }
+    }
+
+    private void customs() throws Exception {
+        List<String> names = new ArrayList<>(store.children(paths.custom));
+
+        names.sort(Comparator.comparingLong(ZkPaths::sequence));
+
+        List<DiscoveryEvent> batch = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
+        Map<Long, Predecoded> pre = new HashMap<>();
+        long evtId = -1;
+
+        for (String name : names) {
+            String path = paths.custom + "/" + name;
+            ZkStore.Payload p;
+
+            try {
+                p = store.readPayload(path);
+            }
+            catch (ZkDataException bad) {
+                log.error("Dropping an unreadable custom message request: " + bad.getMessage());
+                writer.commitFenced(Collections.singletonList(store.deleteOp(path)));
+                continue;
+            }
+
+            if (p == null)
+                continue;
+
+            DiscoveryEvent req;
+            DiscoverySpiCustomMessage msg;
+
+            try {
+                EventBatch b = formats.decode(p.data, path);
+
+                req = b.events().get(0);
+                msg = objects.unmarshal(req.data(), path);
+            }
+            catch (RuntimeException ex) {
+                log.error("Dropping unreadable custom message request " + path + ": " + ex.getMessage(), ex);
+                writer.commitFenced(store.deleteOps(path, p.manifest));
+                continue;
+            }
+
+            ZkIonClusterNode sender = member.topology().node(req.nodeId());
+
+            if (sender == null) {
+                log.warning("Dropping custom message " + path + " from " + req.nodeId() + ", which is not in the topology");
+                writer.commitFenced(store.deleteOps(path, p.manifest));
+                continue;
+            }
+
+            if (msg.isMutable()) {
+                // Ignite expects the coordinator to see a mutable message first; flush what is batched before it.
+                if (!batch.isEmpty()) {
+                    appendCustoms(batch, ops, pre);
+                    batch.clear();
+                    ops.clear();
+                    pre.clear();
+                    evtId = -1;
+                }
+
+                // Delivered here before it is logged: a second copy of a send must be caught before, not by members.
+                if (member.deliveredAlready(msg)) {
+                    log.warning("Dropping " + path + ": its message was delivered already (a send replayed after a"
+                        + " lost connection is written twice)");
+                    writer.commitFenced(store.deleteOps(path, p.manifest));
+                    continue;
+                }
+
+                mutable(path, p, req, sender, msg);
+                continue;
+            }
+
+            batch.add(DiscoveryEvent.custom(++evtId, writer.state().topVer, req.nodeId(), req.data()));
+            ops.addAll(store.deleteOps(path, p.manifest));
+            pre.put(evtId, new Predecoded(msg, false, false));
+
+            if (batch.size() >= MAX_BATCH) {
+                appendCustoms(batch, ops, pre);
+                batch.clear();
+                ops.clear();
+                pre.clear();
+                evtId = -1;
+            }
+        }
+
+        if (!batch.isEmpty())
+            appendCustoms(batch, ops, pre);
+    }
+
+    private void appendCustoms(List<DiscoveryEvent> batch, List<CuratorOp> ops, Map<Long, Predecoded> pre)
+        throws Exception {
+        writer.append(new ArrayList<>(batch), new ArrayList<>(ops), writer.next(), new HashMap<>(pre));
+    }
+
+    private void mutable(String path, ZkStore.Payload p, DiscoveryEvent req, ZkIonClusterNode sender,
+        DiscoverySpiCustomMessage msg) throws Exception {
+        // Delivered here before it is logged: nothing may land in the log meanwhile, or this node's order differs.
+        writer.closeGate();
+
+        Topology top = member.topology();
+
+        // Delivered here first and waited for: the listener may mutate it, or stop it from going further.
+        notifier.custom(top.topVer(), sender, top.nodes(), msg);
+
+        List<CuratorOp> ops = new ArrayList<>(store.deleteOps(path, p.manifest));
+        long evtId = 0;
+        Map<Long, Predecoded> pre = new HashMap<>();
+
+        if (msg.stopProcess()) {
+            DiscoverySpiCustomMessage ack = msg.ackMessage();
+
+            if (ack == null) {
+                writer.commitFenced(ops);
+                return;
+            }
+
+            pre.put(evtId, new Predecoded(ack, false, false));
+            writer.append(Collections.singletonList(DiscoveryEvent.ack(evtId, writer.state().topVer, local.id(),
+                objects.marshal(ack))), ops, writer.next(), pre);
+
+            return;
+        }
+
+        // Others get the sender's original bytes, as with the stock SPI: mutations stay on the coordinator.
+        pre.put(evtId, new Predecoded(msg, true, false));
+        writer.append(Collections.singletonList(DiscoveryEvent.custom(evtId, writer.state().topVer, req.nodeId(),
+            req.data())), ops, writer.next(), pre);
+    }
+
+    @Override public void close() {
+        try {
+            customWatch.close();
+        }
+        catch (Exception ignored) {
+            // Closing anyway.
+        }
+    }
+}

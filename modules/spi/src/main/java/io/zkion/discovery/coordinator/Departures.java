@@ -1,0 +1,120 @@
+package io.zkion.discovery.coordinator;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.member.Member;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.watch.PersistentWatcher;
+
+/** Nodes stopping become NODE_LEFT, nodes gone from ZooKeeper without a word NODE_FAILED. */
+final class Departures implements AutoCloseable {
+    /**
+     * Departures in one entry at most: an entry holds fewer than {@link io.zkion.discovery.log.EventIds#PER_ENTRY}
+     * events.
+     */
+    private static final int MAX_DEPARTURES = 256;
+
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final Member member;
+    private final ZkIonClusterNode local;
+    private final Runnable trigger;
+    private final FencedLogWriter writer;
+    private final FormatChoice format;
+
+    /** Set by the watch on left/: a node stopping says so there before its session ends. */
+    private final PersistentWatcher leftWatch;
+    private volatile boolean leftDirty = true;
+    private Set<UUID> leaving = new HashSet<>();
+
+    /** Starts the watch on left/. */
+    Departures(CoordinatorContext ctx, FencedLogWriter writer, FormatChoice format) {
+        this.store = ctx.store;
+        this.paths = ctx.paths;
+        this.member = ctx.member;
+        this.local = ctx.local;
+        this.trigger = ctx.trigger;
+        this.writer = writer;
+        this.format = format;
+
+        leftWatch = new PersistentWatcher(store.client(), paths.left, false);
+        leftWatch.getListenable().addListener(e -> {
+            leftDirty = true;
+            trigger.run();
+        });
+        leftWatch.start();
+    }
+
+    /** @return The nodes stopping, as left/ showed at this step. */
+    Set<UUID> leaving() {
+        return leaving;
+    }
+
+    void step(Map<UUID, ChildData> aliveNow) throws Exception {
+        if (leftDirty) {
+            leftDirty = false; // Before listing: a marker written meanwhile sets it again.
+            leaving = new HashSet<>();
+
+            for (String name : store.children(paths.left)) {
+                UUID id = ZkPaths.nodeId(name);
+
+                if (id != null)
+                    leaving.add(id);
+            }
+        }
+
+        List<DiscoveryEvent> events = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
+        long topVer = writer.state().topVer;
+        long evtId = -1; // Indexes in the entry: its place in the log makes them absolute.
+
+        for (ZkIonClusterNode n : member.topology().members()) {
+            // A stopping node is out as soon as its marker is: waiting for its session to close costs a round of
+            // ZooKeeper notifications, and the node no longer takes part.
+            boolean left = leaving.contains(n.id());
+
+            if (n == local || (!left && aliveNow.containsKey(n.id())))
+                continue;
+
+            // An entry holds fewer than EventIds.PER_ENTRY events, and one multi has a size bound: the rest go next step.
+            if (events.size() >= MAX_DEPARTURES) {
+                trigger.run();
+                break;
+            }
+
+            events.add(left ? DiscoveryEvent.left(++evtId, ++topVer, n.id()) : DiscoveryEvent.failed(++evtId, ++topVer, n.id()));
+
+            if (left)
+                ops.add(store.deleteOp(paths.left(n.id())));
+        }
+
+        if (events.isEmpty())
+            return;
+
+        writer.append(events, ops, writer.next(topVer, format.current(aliveNow, leaving)), new HashMap<>());
+
+        // An answer the joiner never read and removed, if it died right after its join: after the commit, off the
+        // path of the departure itself.
+        for (DiscoveryEvent e : events)
+            store.deleteQuietly(paths.joined(e.nodeId()));
+    }
+
+    @Override public void close() {
+        try {
+            leftWatch.close();
+        }
+        catch (Exception ignored) {
+            // Closing anyway.
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package io.zkion.discovery.coordinator;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventBatch;
+import io.zkion.discovery.codec.event.FormatId;
+import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.msg.GateState;
+import io.zkion.discovery.internal.DiscoveryMetrics;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.log.LogEntryWriter;
+import io.zkion.discovery.member.Member;
+import io.zkion.discovery.member.Predecoded;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * Every commit of the coordinator. Each sets the cluster state with a version check, or only checks it, so that a
+ * coordinator that lost its role without noticing writes nothing; each writes the gate when the {@link Gate} says
+ * the commit changes it.
+ */
+final class FencedLogWriter {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ControlCodec codec;
+    private final Member member;
+    private final ZkIonClusterNode local;
+    private final DiscoveryMetrics metrics;
+    private final LogEntryWriter entries;
+    private final Gate gate;
+
+    private ClusterState state;
+    private int stateVersion;
+
+    FencedLogWriter(CoordinatorContext ctx, Gate gate) {
+        this.store = ctx.store;
+        this.paths = ctx.paths;
+        this.codec = ctx.codec;
+        this.member = ctx.member;
+        this.local = ctx.local;
+        this.metrics = ctx.metrics;
+        this.entries = new LogEntryWriter(ctx.store, ctx.formats);
+        this.gate = gate;
+    }
+
+    void readState() throws Exception {
+        Stat stat = new Stat();
+        byte[] data = store.read(paths.state, stat);
+
+        if (data == null)
+            throw new FencedException("the cluster state znode " + paths.state + " is gone");
+
+        state = codec.decodeState(data, paths.state);
+        stateVersion = stat.getVersion();
+    }
+
+    /** @return The cluster state as this node last read or committed it. */
+    ClusterState state() {
+        return state;
+    }
+
+    /**
+     * Closes the gate to members' appends and applies what they appended before: from here until the gate
+     * opens, the log's tail is this node's alone.
+     */
+    void closeGate() throws Exception {
+        if (gate.isClosed())
+            return;
+
+        gate.closeWithNextCommit();
+
+        try {
+            commitFenced(Collections.emptyList());
+        }
+        finally {
+            gate.closingEnded();
+        }
+
+        metrics.onGateClosed();
+
+        member.catchUp();
+    }
+
+    /** Opens the gate, if it is closed, with a commit of nothing else. */
+    void openGate() throws Exception {
+        if (gate.isClosed())
+            commitFenced(Collections.emptyList());
+    }
+
+    void append(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
+        Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
+        apply(commit(events, extra, next, pre, alsoPrepared));
+    }
+
+    /** Commits a log entry of {@code events} with {@code extra}; this node applies it with {@link #apply}. */
+    Committed commit(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
+        Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
+        LogEntryWriter.Draft entry = entries.logEntry(next.clusterId, next.topVer, events,
+            FormatId.ofWireName(next.format));
+        List<CuratorOp> ops = new ArrayList<>(entry.prepared.ops);
+
+        ops.addAll(extra);
+
+        List<CuratorTransactionResult> res = commitFenced(ops, next);
+        String created = res.get(0).getResultPath();
+
+        metrics.onWritten(entry.size);
+        metrics.onLogEntryWritten();
+
+        return new Committed(ZkPaths.sequence(created), created, entry.prepared.manifest, entry.batch, pre, null, null);
+    }
+
+    /** Applies an entry this node committed; members may have appended custom messages before it: those first. */
+    void apply(Committed c) throws Exception {
+        member.catchUpBefore(c.seq);
+        member.applyOwn(c.seq, c.path, c.manifest, c.batch, c.pre);
+    }
+
+    /** A log entry this node committed and has yet to apply. */
+    static final class Committed {
+        public final long seq;
+        public final String path;
+        final byte[] manifest;
+        public final EventBatch batch;
+        public final Map<Long, Predecoded> pre;
+
+        /** For a join: the joined node's record and the node, for the snapshots of later joins of the same pass. */
+        final byte[] joinedRecord;
+        public final ZkIonClusterNode joinedNode;
+
+        Committed(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> pre, byte[] joinedRecord,
+            ZkIonClusterNode joinedNode) {
+            this.seq = seq;
+            this.path = path;
+            this.manifest = manifest;
+            this.batch = batch;
+            this.pre = pre;
+            this.joinedRecord = joinedRecord;
+            this.joinedNode = joinedNode;
+        }
+
+        Committed withRecord(byte[] record, ZkIonClusterNode node) {
+            return new Committed(seq, path, manifest, batch, pre, record, node);
+        }
+    }
+
+    /** @return The state after a commit: its event id is the last this node applied then, for the record. */
+    ClusterState next(long topVer, String format) {
+        return state.with(topVer, member.lastEventId(), format, local.id());
+    }
+
+    /** @return The state after a commit that changes neither the topology nor the format. */
+    ClusterState next() {
+        return next(state.topVer, state.format);
+    }
+
+    List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops) throws Exception {
+        return commitFenced(ops, state);
+    }
+
+    /**
+     * Commits {@code ops} with {@code next} as the new state, checked against the version last read. When the state
+     * does not change (a trim, closing the gate) it is only checked, not rewritten: the fence is the same.
+     */
+    private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops, ClusterState next) throws Exception {
+        List<CuratorOp> all = new ArrayList<>(ops);
+        GateState gateNext = gate.toWrite(next.format);
+        boolean stateChanges = next != state;
+
+        // Members write in the gate's format: it changes with the state's, in the same commit.
+        if (gateNext != null)
+            all.add(store.setDataOp(paths.gate, codec.encode(gateNext)));
+
+        all.add(stateChanges ? store.setDataOp(paths.state, codec.encode(next), stateVersion)
+            : store.checkOp(paths.state, stateVersion));
+        // A coordinator whose session is gone (its alive node with it) must never commit, even through a replay.
+        all.add(store.checkOp(paths.alive(local.id())));
+
+        try {
+            List<CuratorTransactionResult> res = store.commit(all);
+
+            if (stateChanges) {
+                state = next;
+                stateVersion++;
+            }
+
+            gate.committed(next.format);
+
+            return res;
+        }
+        catch (KeeperException.BadVersionException | KeeperException.NoNodeException e) {
+            if (e instanceof KeeperException.BadVersionException || paths.state.equals(e.getPath())
+                || paths.alive(local.id()).equals(e.getPath())) {
+                metrics.onCommitConflict();
+                throw new FencedException("the cluster state changed under this coordinator (" + e.getMessage() + ")");
+            }
+
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package io.zkion.discovery.coordinator;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.msg.AliveInfo;
+import io.zkion.discovery.internal.DiscoveryMetrics;
+import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.member.LogEntry;
+import io.zkion.discovery.member.Member;
+import io.zkion.discovery.member.Predecoded;
+import io.zkion.discovery.zk.ZkDataException;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * Entries every node acked are trimmed, and the acks of their custom messages published; data znodes nobody needs
+ * any more are swept.
+ */
+final class Trimmer {
+    /** Entries trimmed in one multi at most. */
+    private static final int MAX_TRIM = 128;
+
+    /**
+     * Ack events in one entry at most: an entry holds fewer than {@link io.zkion.discovery.log.EventIds#PER_ENTRY}
+     * events.
+     */
+    private static final int MAX_ACKS = 512;
+
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ObjectCodec objects;
+    private final Member member;
+    private final ZkIonClusterNode local;
+    private final DiscoveryMetrics metrics;
+    private final IgniteLogger log;
+    private final Runnable trigger;
+    private final AliveView alive;
+    private final FencedLogWriter writer;
+
+    /**
+     * Set when a data znode may be left over (a joiner vanished, or this node just took over): the next step removes
+     * those of nodes neither in the cluster, nor joining, nor taken out by an entry not trimmed yet. The data of a node
+     * that left goes when its departure entry is trimmed, once every member is past it.
+     */
+    private boolean sweepNodes = true;
+
+    Trimmer(CoordinatorContext ctx, AliveView alive, FencedLogWriter writer) {
+        this.store = ctx.store;
+        this.paths = ctx.paths;
+        this.objects = ctx.objects;
+        this.member = ctx.member;
+        this.local = ctx.local;
+        this.metrics = ctx.metrics;
+        this.log = ctx.log;
+        this.trigger = ctx.trigger;
+        this.alive = alive;
+        this.writer = writer;
+    }
+
+    /** Has the next step sweep the data znodes: one may be left over. */
+    void requestSweep() {
+        sweepNodes = true;
+    }
+
+    void step(Map<UUID, ChildData> aliveNow) throws Exception {
+        long minAck = member.lastEventId();
+
+        for (ZkIonClusterNode n : member.topology().members()) {
+            if (n == local)
+                continue;
+
+            ChildData d = aliveNow.get(n.id());
+            AliveInfo a = d == null ? null : alive.info(d);
+
+            if (a != null)
+                minAck = Math.min(minAck, a.ack);
+        }
+
+        List<LogEntry> trimmed = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
+        List<DiscoveryEvent> acks = new ArrayList<>();
+        Map<Long, Predecoded> pre = new HashMap<>();
+        long evtId = -1;
+
+        for (LogEntry e : member.entries().values()) {
+            if (e.lastEventId > minAck || trimmed.size() >= MAX_TRIM || acks.size() >= MAX_ACKS)
+                break;
+
+            trimmed.add(e);
+            ops.addAll(store.deleteOps(e.path, e.manifest));
+
+            for (long id : e.customEventIds) {
+                DiscoverySpiCustomMessage msg = member.pendingAck(id);
+                DiscoverySpiCustomMessage ack = msg == null ? null : msg.ackMessage();
+
+                if (ack != null) {
+                    acks.add(DiscoveryEvent.ack(++evtId, writer.state().topVer, local.id(), objects.marshal(ack)));
+                    pre.put(evtId, new Predecoded(ack, false, false));
+                }
+            }
+        }
+
+        if (!trimmed.isEmpty()) {
+            if (acks.isEmpty())
+                writer.commitFenced(ops);
+            else
+                writer.append(acks, ops, writer.next(), pre);
+
+            member.onTrimmed(trimmed);
+            metrics.onTrimmed(trimmed.size());
+
+            // Every member is past these entries: none will apply the join of a node they took out again. Apart from
+            // the commit, so that a data znode which is corrupt or lost parts holds no trim up; one missed here
+            // (this node dying first) is swept.
+            for (LogEntry e : trimmed) {
+                for (UUID id : e.departed)
+                    store.deleteQuietly(paths.node(id));
+            }
+        }
+
+        if (sweepNodes)
+            sweepNodeData();
+    }
+
+    /**
+     * Removes the data znodes of nodes neither in the topology, nor joining, nor taken out by an entry some member
+     * may not have applied yet: of joiners that gave up, and any a trim missed. Each goes in its own fenced commit,
+     * so that one which is corrupt, lost parts or went meanwhile holds none of the others up.
+     */
+    private void sweepNodeData() throws Exception {
+        Set<UUID> departing = member.departedUntrimmed();
+        int removed = 0;
+
+        sweepNodes = false; // Before listing: a joiner vanishing meanwhile sets it again.
+
+        for (String name : store.dataZnodesNotJoining()) {
+            UUID id = ZkPaths.nodeId(name);
+
+            if (id == null || member.topology().contains(id) || departing.contains(id))
+                continue;
+
+            if (removed == MAX_TRIM) {
+                sweepNodes = true;
+                trigger.run(); // The rest next step.
+                return;
+            }
+
+            String path = paths.node(id);
+
+            try {
+                byte[] raw = store.rawData(path);
+
+                if (raw != null)
+                    writer.commitFenced(store.deleteOps(path, raw));
+            }
+            catch (KeeperException.NoNodeException | ZkDataException partsGoneOrCorrupt) {
+                try {
+                    writer.commitFenced(Collections.singletonList(store.deleteOp(path)));
+                }
+                catch (KeeperException.NoNodeException gone) {
+                    // Went meanwhile.
+                }
+            }
+
+            removed++;
+        }
+
+        if (removed > 0)
+            log.info("Removed the data znodes of " + removed + " node(s) no longer in or joining the cluster");
+    }
+}
