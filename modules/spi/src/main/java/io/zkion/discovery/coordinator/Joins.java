@@ -21,6 +21,7 @@ import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
+import io.zkion.discovery.codec.msg.JoinResult.Refusal;
 import io.zkion.discovery.codec.msg.NodeData;
 import io.zkion.discovery.coordinator.FencedLogWriter.Committed;
 import io.zkion.discovery.internal.DiscoveryHost;
@@ -101,7 +102,7 @@ final class Joins {
                 p = store.readPayload(paths.join(id));
             }
             catch (ZkDataException bad) {
-                reject(id, null, aliveNow, Coordinator.UNREADABLE_REQUEST + ": " + bad.getMessage());
+                reject(id, null, aliveNow, Refusal.UNREADABLE_REQUEST, Coordinator.UNREADABLE_REQUEST + ": " + bad.getMessage());
                 continue;
             }
 
@@ -178,7 +179,7 @@ final class Joins {
             joinData = objects.unmarshal(reqJoinData, what + " joining data");
         }
         catch (RuntimeException ex) { // Corrupt data, a missing data znode, or unreadable parts.
-            reject(id, p, aliveNow, Coordinator.UNREADABLE_REQUEST + ": " + ex.getMessage());
+            reject(id, p, aliveNow, Refusal.UNREADABLE_REQUEST, Coordinator.UNREADABLE_REQUEST + ": " + ex.getMessage());
             return null;
         }
 
@@ -187,7 +188,7 @@ final class Joins {
         String err = validator.validate(node, joinData, req, format, attrsChanged);
 
         if (err != null) {
-            reject(id, p, aliveNow, err);
+            reject(id, p, aliveNow, Refusal.REFUSED, err);
             return null;
         }
 
@@ -272,11 +273,12 @@ final class Joins {
      * is removed apart from the commit, like the data znode, which may be corrupt or have lost parts too. A joiner
      * must never wait for an answer that does not come.
      */
-    private void reject(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow, String reason) throws Exception {
+    private void reject(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow, Refusal kind, String reason)
+        throws Exception {
         log.warning("Refusing node " + id + ": " + reason);
 
         List<CuratorOp> ops = new ArrayList<>(p == null ? Collections.emptyList() : store.deleteOps(paths.join(id), p.manifest));
-        ZkStore.Prepared answer = store.create(paths.joined(id), codec.encode(JoinResult.rejected(reason)), CreateMode.PERSISTENT);
+        ZkStore.Prepared answer = store.create(paths.joined(id), codec.encode(JoinResult.rejected(kind, reason)), CreateMode.PERSISTENT);
 
         ops.addAll(answer.ops);
 

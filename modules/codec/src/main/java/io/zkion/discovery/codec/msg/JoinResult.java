@@ -13,6 +13,33 @@ import io.zkion.discovery.codec.ion.IonStructReader;
  * discovery data). The entry's place in the log is known only once the join commits: the joiner finds it.
  */
 public final class JoinResult {
+    /** Why a join was refused; the joiner acts on the kind, never on the wording of the reason. */
+    public enum Refusal {
+        /** Final: validation, authentication, a duplicate id, formats. Also any kind this release does not know. */
+        REFUSED("refused"),
+
+        /** The coordinator could not read the request (or the data znode it names): the joiner may ask again whole. */
+        UNREADABLE_REQUEST("unreadable-request");
+
+        private final String wireName;
+
+        Refusal(String wireName) {
+            this.wireName = wireName;
+        }
+
+        static Refusal ofWireName(String name) {
+            for (Refusal r : values()) {
+                if (r.wireName.equals(name))
+                    return r;
+            }
+
+            return REFUSED;
+        }
+    }
+
+    /** Null when accepted. */
+    public final Refusal refusal;
+
     /** Null when accepted. */
     public final String rejection;
     public final long joinEventId;
@@ -20,7 +47,9 @@ public final class JoinResult {
     public final byte[] snapshot;
     public final byte[] commonData;
 
-    private JoinResult(String rejection, long joinEventId, ClusterState state, byte[] snapshot, byte[] commonData) {
+    private JoinResult(Refusal refusal, String rejection, long joinEventId, ClusterState state, byte[] snapshot,
+        byte[] commonData) {
+        this.refusal = refusal;
         this.rejection = rejection;
         this.joinEventId = joinEventId;
         this.state = state;
@@ -28,12 +57,12 @@ public final class JoinResult {
         this.commonData = commonData;
     }
 
-    public static JoinResult rejected(String reason) {
-        return new JoinResult(reason, 0, null, null, null);
+    public static JoinResult rejected(Refusal refusal, String reason) {
+        return new JoinResult(refusal, reason, 0, null, null, null);
     }
 
     public static JoinResult accepted(long joinEventId, ClusterState state, byte[] snapshot, byte[] commonData) {
-        return new JoinResult(null, joinEventId, state, snapshot, commonData);
+        return new JoinResult(null, null, joinEventId, state, snapshot, commonData);
     }
 
     public boolean ok() {
@@ -46,6 +75,8 @@ public final class JoinResult {
         w.writeBool(ok());
 
         if (!ok()) {
+            w.setFieldName(F.KIND);
+            w.writeString(refusal.wireName);
             w.setFieldName(F.REASON);
             w.writeString(rejection);
         }
@@ -67,6 +98,7 @@ public final class JoinResult {
         IonStructReader s = IonStructReader.enter(r, what);
         Boolean ok = null;
         String reason = null;
+        String kind = null;
         long id = -1;
         ClusterState state = null;
         byte[] snapshot = null;
@@ -76,6 +108,7 @@ public final class JoinResult {
             switch (f) {
                 case F.OK: ok = s.boolValue(f); break;
                 case F.REASON: reason = s.string(f); break;
+                case F.KIND: kind = s.string(f); break;
                 case F.ID: id = s.longValue(f); break;
                 case F.CLUSTER:
                     // A nested struct: ClusterState.read expects to step into it from here.
@@ -94,7 +127,8 @@ public final class JoinResult {
         if (!ok) {
             IonStructReader.require(reason != null, F.REASON, what);
 
-            return rejected(reason);
+            // A refusal without a kind, or of a kind this release does not know, is final.
+            return rejected(kind == null ? Refusal.REFUSED : Refusal.ofWireName(kind), reason);
         }
 
         IonStructReader.require(id >= 0, F.ID, what);

@@ -115,10 +115,22 @@ public class ControlCodecTest {
         assertEquals(state.toString(), ok.state.toString());
         assertArrayEquals(new byte[] {9}, ok.snapshot);
 
-        JoinResult no = codec.decodeJoinResult(codec.encode(JoinResult.rejected("Duplicate node id")), "r");
+        JoinResult no = codec.decodeJoinResult(codec.encode(JoinResult.rejected(JoinResult.Refusal.REFUSED,
+            "Duplicate node id")), "r");
 
         assertFalse(no.ok());
         assertEquals("Duplicate node id", no.rejection);
+        assertEquals(JoinResult.Refusal.REFUSED, no.refusal);
+    }
+
+    /** A joiner acts on the kind of a refusal, never on its wording; a kind it does not know is final. */
+    @Test public void refusalKindsRoundTrip() {
+        JoinResult unreadable = codec.decodeJoinResult(codec.encode(JoinResult.rejected(
+            JoinResult.Refusal.UNREADABLE_REQUEST, "any wording")), "r");
+
+        assertEquals(JoinResult.Refusal.UNREADABLE_REQUEST, unreadable.refusal);
+        assertEquals("any wording", unreadable.rejection);
+        assertEquals(JoinResult.Refusal.REFUSED, JoinResult.Refusal.ofWireName("a-kind-of-a-later-release"));
     }
 
     @Test public void joinedEventDataRoundTrips() {
