@@ -11,6 +11,7 @@ import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkStore;
@@ -103,7 +104,8 @@ public final class Coordinator implements AutoCloseable {
         return alive.aliveNodes().keySet();
     }
 
-    /** Test seam: closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */
+    /** Closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */
+    @TestSeam
     public void closeAliveCacheForTest() {
         alive.close();
     }
