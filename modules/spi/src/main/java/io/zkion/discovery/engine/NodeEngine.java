@@ -84,10 +84,9 @@ public final class NodeEngine {
     private final TopologySnapshotCodec snapshots;
     private final IgniteLogger log;
     private final LogEntryWriter entries;
-    private final long joinTimeout;
-    private final boolean clientReconnect;
-
-    private volatile TestHooks hooks = TestHooks.NONE;
+    private final EngineContext ctx;
+    private final Lifecycle lifecycle = new Lifecycle();
+    private final Membership membership;
 
     private final ScheduledExecutorService worker;
     private final AtomicBoolean cycleQueued = new AtomicBoolean();
@@ -117,13 +116,8 @@ public final class NodeEngine {
         trigger();
     });
 
-    private volatile State state = State.NEW;
-    private volatile Member member;
-    private volatile ClusterState joinedState;
     private Coordinator crd;
     private long ackWritten;
-    /** The ZooKeeper session this node joined with; a different one means its ephemeral nodes are gone. */
-    private volatile long sessionId;
     private PersistentWatcher logWatch;
     private PersistentWatcher aliveWatch;
 
@@ -139,20 +133,21 @@ public final class NodeEngine {
     public NodeEngine(CuratorFramework client, String root, int requestLimit, EventFormats formats,
         ControlCodec codec, ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout,
         boolean clientReconnect, DiscoveryMetrics metrics) {
-        this.paths = new ZkPaths(root);
-        this.store = new ZkStore(client, paths, requestLimit);
+        this.ctx = new EngineContext(client, root, requestLimit, formats, codec, objects, host, local, joinTimeout,
+            clientReconnect, metrics);
+        this.paths = ctx.paths();
+        this.store = ctx.store();
         this.codec = codec;
         this.formats = formats;
         this.objects = objects;
         this.host = host;
         this.local = local;
         this.metrics = metrics;
-        this.log = host.log();
-        this.entries = new LogEntryWriter(store, formats);
-        this.joinTimeout = joinTimeout;
-        this.clientReconnect = clientReconnect;
-        this.notifier = new Notifier(host.listener(), log, metrics);
-        this.snapshots = new TopologySnapshotCodec(codec.ion(), new CopyStats());
+        this.log = ctx.log();
+        this.entries = ctx.entries();
+        this.notifier = ctx.notifier();
+        this.snapshots = ctx.snapshots();
+        this.membership = new Membership(ctx, lifecycle);
         this.gate = new LogGate<>(client, paths.gate, data -> codec.decodeGate(data, paths.gate), g -> g.open);
         this.worker = Executors.newSingleThreadScheduledExecutor(r -> new DiscoveryThread(r,
             // Ignite's way of naming a node's threads: thread dumps and profilers tell the nodes of one JVM apart.
@@ -177,7 +172,8 @@ public final class NodeEngine {
             throw new IgniteSpiException("Failed to prepare " + paths.root + " in ZooKeeper: " + e, e);
         }
 
-        state = State.JOINING;
+        if (!lifecycle.startJoining())
+            throw new IgniteSpiException("Stopped while joining");
 
         awaitJoin(joinAsync(), "Waiting for this node to join");
     }
@@ -194,11 +190,11 @@ public final class NodeEngine {
 
         worker.execute(() -> {
             try {
-                hooks.beforeJoin();
+                ctx.hooks().beforeJoin();
 
-                newJoiner().join(this::newMember);
+                newJoiner().join(membership::adopt);
 
-                ackWritten = member.lastEventId() - 1; // The coordinator set it one short; the first cycle acks the join.
+                ackWritten = membership.member().lastEventId() - 1; // The coordinator set it one short; the first cycle acks the join.
 
                 startWatches();
                 cycle();
@@ -239,22 +235,7 @@ public final class NodeEngine {
     }
 
     private Joiner newJoiner() {
-        return new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout);
-    }
-
-    private Member newMember(ClusterState joined) {
-        if (state == State.STOPPED)
-            throw new IgniteSpiException("Stopped while joining");
-
-        Member m = new Member(store, formats, objects, new NodeDataReader(store, codec), notifier, host, metrics, local);
-
-        sessionId = currentSession();
-
-        member = m;
-        joinedState = joined;
-        state = State.JOINED;
-
-        return m;
+        return new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, ctx.joinTimeout());
     }
 
     private void startWatches() {
@@ -302,20 +283,18 @@ public final class NodeEngine {
 
     /** Leaves gracefully: a left/ marker, then the session closes and takes the ephemeral nodes with it. */
     public void stop() {
-        State prev = state;
-
-        state = State.STOPPED;
+        State prev = lifecycle.stop();
 
         // Not alone: the marker goes first, from this thread, without queueing behind the discovery thread's
         // work; the coordinator logs NODE_LEFT as soon as it sees it.
-        boolean withOthers = prev == State.JOINED && member.topology().size() > 1;
+        boolean withOthers = prev == State.JOINED && membership.member().topology().size() > 1;
 
         if (withOthers)
             markLeaving();
 
         Future0 f = submit(() -> {
             if (prev == State.JOINED && !withOthers) {
-                if (crd != null && crd.aliveIds().size() <= 1 && member.topology().size() <= 1)
+                if (crd != null && crd.aliveIds().size() <= 1 && membership.member().topology().size() <= 1)
                     removeCluster();
                 else
                     markLeaving();
@@ -411,11 +390,13 @@ public final class NodeEngine {
     }
 
     private void cycle() {
-        if (state != State.JOINED)
+        if (!lifecycle.is(State.JOINED))
             return;
 
         try {
-            if (currentSession() != sessionId) {
+            Member member = membership.member();
+
+            if (membership.sessionReplaced()) {
                 onExcluded(); // A new session: this node's alive znode went with the old one.
                 return;
             }
@@ -445,7 +426,7 @@ public final class NodeEngine {
                 return;
             }
 
-            if (state != State.JOINED)
+            if (!lifecycle.is(State.JOINED))
                 return;
 
             if (aliveDirty) {
@@ -485,7 +466,7 @@ public final class NodeEngine {
             segmented();
         }
         catch (Exception e) {
-            if (state == State.JOINED) {
+            if (lifecycle.is(State.JOINED)) {
                 log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
                 markAllDirty();
                 worker.schedule(this::trigger, 200, TimeUnit.MILLISECONDS);
@@ -521,6 +502,7 @@ public final class NodeEngine {
     }
 
     private void settleRole(Set<UUID> alive) throws Exception {
+        Member member = membership.member();
         ZkIonClusterNode oldest = member.topology().oldestServer(alive);
         boolean mine = oldest == local;
 
@@ -577,6 +559,8 @@ public final class NodeEngine {
     private void ack(Applied applied) throws Exception {
         unacked += applied.events;
 
+        Member member = membership.member();
+
         if (member.lastEventId() <= ackWritten)
             return;
 
@@ -590,8 +574,8 @@ public final class NodeEngine {
 
     private void delayedAck() {
         try {
-            if (state == State.JOINED && member.lastEventId() > ackWritten)
-                writeAck(member.lastEventId());
+            if (lifecycle.is(State.JOINED) && membership.member().lastEventId() > ackWritten)
+                writeAck(membership.member().lastEventId());
         }
         catch (Exception e) {
             log.warning("Failed to write ack: " + e);
@@ -609,15 +593,6 @@ public final class NodeEngine {
 
     // ---- Losing the cluster.
 
-    private long currentSession() {
-        try {
-            return store.client().getZookeeperClient().getZooKeeper().getSessionId();
-        }
-        catch (Exception e) {
-            return -1;
-        }
-    }
-
     private void onConnectionState(ConnectionState s) {
         if (s == ConnectionState.RECONNECTED) {
             markAllDirty(); // Watches may have missed changes while disconnected.
@@ -628,11 +603,11 @@ public final class NodeEngine {
             metrics.onConnectionLoss();
 
             // The session lost is the one joined with now; once a rejoin has replaced it, this news is stale.
-            long lost = sessionId;
+            long lost = membership.sessionId();
 
             try {
                 worker.execute(() -> {
-                    if (sessionId == lost)
+                    if (membership.sessionId() == lost)
                         onExcluded();
                 });
             }
@@ -644,26 +619,25 @@ public final class NodeEngine {
 
     /** This node is out: its session is gone, or the cluster declared it failed. */
     private void onExcluded() {
-        if (state != State.JOINED)
+        if (!lifecycle.is(State.JOINED))
             return;
 
         resign();
 
-        if (local.isClient() && clientReconnect)
+        if (local.isClient() && ctx.clientReconnect())
             reconnect();
         else
             segmented();
     }
 
     private void segmented() {
-        if (state == State.STOPPED)
+        if (!lifecycle.segmented())
             return;
 
-        state = State.STOPPED;
         resign();
         closeWatches();
 
-        Topology top = member == null ? Topology.EMPTY : member.topology();
+        Topology top = membership.topology();
 
         log.warning("This node is no longer part of the cluster (its ZooKeeper session or membership was lost)");
         notifier.segmented(Math.max(1, top.topVer()), local, top.contains(local.id()) ? top.nodes()
@@ -672,10 +646,12 @@ public final class NodeEngine {
 
     /** A client rejoins under a new id, with DISCONNECTED before and RECONNECTED after, as Ignite expects. */
     private void reconnect() {
-        state = State.DISCONNECTED;
+        if (!lifecycle.disconnected())
+            return; // Stopped meanwhile: the stop closes what is left.
+
         closeWatches();
 
-        Topology top = member.topology();
+        Topology top = membership.member().topology();
 
         notifier.disconnected(top.topVer(), local, top.nodes());
 
@@ -688,24 +664,25 @@ public final class NodeEngine {
         log.info("Client node rejoining [oldId=" + oldId + ", newId=" + local.id() + ']');
 
         try {
-            hooks.beforeReconnect();
-            hooks.beforeJoin();
+            ctx.hooks().beforeReconnect();
+            ctx.hooks().beforeJoin();
 
-            newJoiner().join(this::newMember);
+            newJoiner().join(membership::adopt);
 
-            ackWritten = member.lastEventId() - 1;
+            ackWritten = membership.member().lastEventId() - 1;
 
-            notifier.reconnected(member.topology().topVer(), local, member.topology().nodes());
+            Member m = membership.member();
+
+            notifier.reconnected(m.topology().topVer(), local, m.topology().nodes());
 
             startWatches();
             trigger();
         }
         catch (Exception e) {
-            if (state == State.STOPPED)
+            if (lifecycle.is(State.STOPPED))
                 return; // Stopped while rejoining: nothing to report.
 
             log.error("Client node failed to rejoin: " + e, e);
-            state = State.JOINED; // So that segmented() reports it.
             segmented();
         }
     }
@@ -728,7 +705,7 @@ public final class NodeEngine {
     }
 
     public void hooks(TestHooks hooks) {
-        this.hooks = hooks == null ? TestHooks.NONE : hooks;
+        ctx.hooks(hooks);
     }
 
     /** Ignite asked a client to reconnect. */
@@ -739,17 +716,15 @@ public final class NodeEngine {
     // ---- Queries and requests from Ignite.
 
     public State state() {
-        return state;
+        return lifecycle.state();
     }
 
     public Topology topology() {
-        Member m = member;
-
-        return m == null ? Topology.EMPTY : m.topology();
+        return membership.topology();
     }
 
     public long gridStartTime() {
-        ClusterState s = joinedState;
+        ClusterState s = membership.joinedState();
 
         return s == null ? 0 : s.gridStartTime;
     }
@@ -811,13 +786,15 @@ public final class NodeEngine {
      * order).
      */
     public void sendCustom(DiscoverySpiCustomMessage msg) {
+        State state = lifecycle.state();
+
         if (state == State.DISCONNECTED)
             throw new org.apache.ignite.IgniteClientDisconnectedException(null, "Client node is disconnected");
 
         if (state != State.JOINED)
             throw new IgniteException("Failed to send a custom message: this node is not in the cluster (" + state + ')');
 
-        if (!hooks.beforeSend(msg))
+        if (!ctx.hooks().beforeSend(msg))
             return;
 
         byte[] data = objects.marshal(msg);
@@ -837,7 +814,7 @@ public final class NodeEngine {
                     metrics.onGateWait();
                 }
 
-                queued.add(append(data, joinedState.format, -1));
+                queued.add(append(data, membership.joinedState().format, -1));
             }
         }
         catch (Exception e) {
@@ -865,6 +842,7 @@ public final class NodeEngine {
     private String append(byte[] data, String format, int gateVersion) throws Exception {
         FormatId fmt = FormatId.ofWireName(format);
         List<DiscoveryEvent> events = java.util.Collections.singletonList(DiscoveryEvent.custom(0, 0, local.id(), data));
+        Member member = membership.member();
         LogEntryWriter.Draft p = gateVersion >= 0
             ? entries.logEntry(member.clusterId(), 0, events, fmt == null ? FormatId.ION_1 : fmt)
             : entries.queued(member.clusterId(), events, fmt == null ? FormatId.ION_1 : fmt);
@@ -892,7 +870,7 @@ public final class NodeEngine {
     }
 
     public long pendingEntries() {
-        Member m = member;
+        Member m = membership.member();
 
         return m == null ? 0 : m.entries().size();
     }
