@@ -53,22 +53,6 @@ public final class NodeEngine {
     /** The engine's states. */
     public enum State { NEW, JOINING, JOINED, DISCONNECTED, STOPPED }
 
-    /**
-     * Acks are coalesced: written this many ms after a custom message whose ack message Ignite awaits (it waits
-     * on every node's ack), 500 ms after other events, or at once when this many events are unacked. Other acks
-     * only let the coordinator trim the log, which can wait. Each ack is a ZooKeeper write, every node writes
-     * them at about the same time, and the trim follows: coalescing keeps these bursts from queueing ahead of
-     * the next events.
-     */
-    private static final long ACK_SOON_MS = 20;
-
-    private static final long ACK_LATER_MS = 500;
-
-    private static final int ACK_EVERY = 128;
-
-    /** The coordinator's safety net: the longest it goes without a cycle. */
-    private static final long TICK_MS = 2_000;
-
     /** How long a stopping node waits for ZooKeeper to take its left/ marker. */
     private static final long LEAVE_MARK_WAIT_MS = 3_000;
 
@@ -87,39 +71,12 @@ public final class NodeEngine {
     private final EngineContext ctx;
     private final Lifecycle lifecycle = new Lifecycle();
     private final Membership membership;
+    private final DiscoveryLoop loop;
+    private final LogWatch watch;
+    private final RoleSwitch role;
+    private final AckWriter acks;
 
-    private final ScheduledExecutorService worker;
-    private final AtomicBoolean cycleQueued = new AtomicBoolean();
-
-    /**
-     * What changed since the last cycle, as the watches report it: a cycle lists only what changed, which
-     * saves ZooKeeper round trips on every event. Cleared before listing, so news that arrives meanwhile
-     * sets it again and schedules another cycle.
-     */
-    private volatile boolean logDirty = true;
-
-    /** Log entries the watch announced created or deleted, by name, not yet handled by a cycle. */
-    private final java.util.Queue<String> logCreated = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final java.util.Queue<String> logDeleted = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private volatile boolean aliveDirty = true;
     private Set<UUID> alive = new HashSet<>();
-    private final Delayed ackSoon = new Delayed(ACK_SOON_MS, this::delayedAck);
-    private final Delayed ackLater = new Delayed(ACK_LATER_MS, this::delayedAck);
-    private int unacked;
-
-    /**
-     * While coordinating, a cycle runs at least this often with alive/ listed afresh: should a ZooKeeper
-     * notification be lost, a join or a departure waits a tick, not forever.
-     */
-    private final Delayed tick = new Delayed(TICK_MS, () -> {
-        aliveDirty = true;
-        trigger();
-    });
-
-    private Coordinator crd;
-    private long ackWritten;
-    private PersistentWatcher logWatch;
-    private PersistentWatcher aliveWatch;
 
     /** Appends of one message in a row that met a moving gate, before it goes through the coordinator instead. */
     private static final int MAX_APPEND_ATTEMPTS = 3;
@@ -149,9 +106,10 @@ public final class NodeEngine {
         this.snapshots = ctx.snapshots();
         this.membership = new Membership(ctx, lifecycle);
         this.gate = new LogGate<>(client, paths.gate, data -> codec.decodeGate(data, paths.gate), g -> g.open);
-        this.worker = Executors.newSingleThreadScheduledExecutor(r -> new DiscoveryThread(r,
-            // Ignite's way of naming a node's threads: thread dumps and profilers tell the nodes of one JVM apart.
-            "zkion-discovery%" + (host.igniteInstanceName() == null ? "" : host.igniteInstanceName()) + '%'));
+        this.loop = new DiscoveryLoop(host.igniteInstanceName(), this::cycle);
+        this.watch = new LogWatch(ctx, loop);
+        this.role = new RoleSwitch(ctx, membership, watch, loop);
+        this.acks = new AckWriter(ctx, lifecycle, membership, loop);
     }
 
     // ---- Lifecycle.
@@ -188,15 +146,15 @@ public final class NodeEngine {
     private CompletableFuture<Void> joinAsync() {
         CompletableFuture<Void> done = new CompletableFuture<>();
 
-        worker.execute(() -> {
+        loop.execute(() -> {
             try {
                 ctx.hooks().beforeJoin();
 
                 newJoiner().join(membership::adopt);
 
-                ackWritten = membership.member().lastEventId() - 1; // The coordinator set it one short; the first cycle acks the join.
+                acks.joined();
 
-                startWatches();
+                watch.start();
                 cycle();
 
                 done.complete(null);
@@ -238,49 +196,6 @@ public final class NodeEngine {
         return new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, ctx.joinTimeout());
     }
 
-    private void startWatches() {
-        closeWatches();
-        markAllDirty();
-
-        // Recursive, so that each new entry arrives by name and a cycle reads it without listing the log first.
-        logWatch = new PersistentWatcher(store.client(), paths.log, true);
-        logWatch.getListenable().addListener(e -> {
-            String path = e.getPath();
-            boolean entry = path != null && path.startsWith(paths.log + "/");
-
-            if (entry && e.getType() == Watcher.Event.EventType.NodeCreated)
-                logCreated.add(path.substring(paths.log.length() + 1));
-            else if (entry && e.getType() == Watcher.Event.EventType.NodeDeleted)
-                logDeleted.add(path.substring(paths.log.length() + 1));
-            else
-                logDirty = true;
-
-            trigger();
-        });
-        // Registered anew (at start, after a reconnect): what was created before is listed, not announced.
-        logWatch.getResetListenable().addListener(() -> {
-            logDirty = true;
-            trigger();
-        });
-        logWatch.start();
-
-        aliveWatch = new PersistentWatcher(store.client(), paths.alive, false);
-        aliveWatch.getListenable().addListener(e -> {
-            aliveDirty = true;
-            trigger();
-        });
-        aliveWatch.start();
-    }
-
-    private void closeWatches() {
-        for (PersistentWatcher w : new PersistentWatcher[] {logWatch, aliveWatch}) {
-            if (w != null)
-                w.close();
-        }
-
-        logWatch = aliveWatch = null;
-    }
-
     /** Leaves gracefully: a left/ marker, then the session closes and takes the ephemeral nodes with it. */
     public void stop() {
         State prev = lifecycle.stop();
@@ -292,20 +207,20 @@ public final class NodeEngine {
         if (withOthers)
             markLeaving();
 
-        Future0 f = submit(() -> {
+        DiscoveryLoop.Future0 f = loop.submit(() -> {
             if (prev == State.JOINED && !withOthers) {
-                if (crd != null && crd.aliveIds().size() <= 1 && membership.member().topology().size() <= 1)
+                if (role.coordinatesAlone() && membership.member().topology().size() <= 1)
                     removeCluster();
                 else
                     markLeaving();
             }
 
-            resign();
-            closeWatches();
+            role.resign();
+            watch.close();
         });
 
         f.await(5_000);
-        worker.shutdownNow();
+        loop.shutdown();
     }
 
     /** Writes this node's left/ marker, waiting a bounded time: a stop must not hang on an unreachable ZooKeeper. */
@@ -374,21 +289,6 @@ public final class NodeEngine {
 
     // ---- The cycle.
 
-    /** Schedules one cycle; notifications that arrive while one is queued share it. */
-    void trigger() {
-        if (cycleQueued.compareAndSet(false, true)) {
-            try {
-                worker.execute(() -> {
-                    cycleQueued.set(false);
-                    cycle();
-                });
-            }
-            catch (java.util.concurrent.RejectedExecutionException ignored) {
-                // Stopping.
-            }
-        }
-    }
-
     private void cycle() {
         if (!lifecycle.is(State.JOINED))
             return;
@@ -403,16 +303,11 @@ public final class NodeEngine {
 
             Applied applied = new Applied();
 
-            if (logDirty) {
-                logDirty = false;
-                // Cleared before listing: whatever the watch announces from here is applied next, or skipped as seen.
-                logCreated.clear();
-                logDeleted.clear();
+            if (watch.takeLogDirty())
                 applied = member.catchUp();
-            }
             else {
-                List<String> created = drain(logCreated);
-                List<String> deleted = drain(logDeleted);
+                List<String> created = watch.drainCreated();
+                List<String> deleted = watch.drainDeleted();
 
                 if (!created.isEmpty())
                     applied = member.catchUpCreated(created);
@@ -429,10 +324,8 @@ public final class NodeEngine {
             if (!lifecycle.is(State.JOINED))
                 return;
 
-            if (aliveDirty) {
-                aliveDirty = false;
+            if (watch.takeAliveDirty())
                 alive = aliveIds();
-            }
 
             if (!alive.contains(local.id())) {
                 onExcluded();
@@ -445,20 +338,16 @@ public final class NodeEngine {
                 return;
             }
 
-            settleRole(alive);
+            role.settle(alive);
+            role.step(alive);
 
-            if (crd != null) {
-                crd.step(alive);
-                tick.schedule();
-            }
-
-            ack(applied);
+            acks.ack(applied);
         }
         catch (FencedException e) {
             log.info(e.getMessage());
-            resign();
-            markAllDirty();
-            trigger();
+            role.resign();
+            watch.markAllDirty();
+            loop.trigger();
         }
         catch (IgniteSpiException e) {
             // A corrupt log entry: never skip it, that would fork this node's view. Fail loudly instead.
@@ -468,24 +357,10 @@ public final class NodeEngine {
         catch (Exception e) {
             if (lifecycle.is(State.JOINED)) {
                 log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
-                markAllDirty();
-                worker.schedule(this::trigger, 200, TimeUnit.MILLISECONDS);
+                watch.markAllDirty();
+                loop.triggerAfter(200);
             }
         }
-    }
-
-    private static List<String> drain(java.util.Queue<String> q) {
-        List<String> out = new java.util.ArrayList<>();
-
-        for (String s = q.poll(); s != null; s = q.poll())
-            out.add(s);
-
-        return out;
-    }
-
-    private void markAllDirty() {
-        logDirty = true;
-        aliveDirty = true;
     }
 
     private Set<UUID> aliveIds() throws Exception {
@@ -501,102 +376,12 @@ public final class NodeEngine {
         return ids;
     }
 
-    private void settleRole(Set<UUID> alive) throws Exception {
-        Member member = membership.member();
-        ZkIonClusterNode oldest = member.topology().oldestServer(alive);
-        boolean mine = oldest == local;
-
-        if (mine && crd == null) {
-            crd = new Coordinator(store, codec, formats, objects, member, host, local, metrics, snapshots, notifier,
-                this::trigger);
-        }
-        else if (!mine && crd != null)
-            resign();
-    }
-
-    private void resign() {
-        if (crd != null) {
-            crd.close();
-            crd = null;
-        }
-    }
-
-    /** A run on the discovery thread after a delay, scheduled once at a time; used on that thread only. */
-    private final class Delayed {
-        private final long ms;
-        private final Runnable action;
-        private boolean pending;
-
-        Delayed(long ms, Runnable action) {
-            this.ms = ms;
-            this.action = action;
-        }
-
-        boolean pending() {
-            return pending;
-        }
-
-        /** Schedules the run, unless one is pending already. */
-        void schedule() {
-            if (pending)
-                return;
-
-            pending = true;
-
-            try {
-                worker.schedule(() -> {
-                    pending = false;
-                    action.run();
-                }, ms, TimeUnit.MILLISECONDS);
-            }
-            catch (java.util.concurrent.RejectedExecutionException ignored) {
-                // Stopping.
-            }
-        }
-    }
-
-    /** Writes this node's ack soon after a message whose ack is awaited, later after other events, at once after many. */
-    private void ack(Applied applied) throws Exception {
-        unacked += applied.events;
-
-        Member member = membership.member();
-
-        if (member.lastEventId() <= ackWritten)
-            return;
-
-        if (unacked >= ACK_EVERY)
-            writeAck(member.lastEventId());
-        else if (applied.ackAwaited && !ackSoon.pending())
-            ackSoon.schedule();
-        else
-            ackLater.schedule();
-    }
-
-    private void delayedAck() {
-        try {
-            if (lifecycle.is(State.JOINED) && membership.member().lastEventId() > ackWritten)
-                writeAck(membership.member().lastEventId());
-        }
-        catch (Exception e) {
-            log.warning("Failed to write ack: " + e);
-        }
-    }
-
-    private void writeAck(long last) throws Exception {
-        List<String> names = formats.wireNames();
-
-        store.setData(paths.alive(local.id()), codec.encode(new AliveInfo(local.isClient(), names, last)));
-        ackWritten = last;
-        unacked = 0;
-    }
-
-
     // ---- Losing the cluster.
 
     private void onConnectionState(ConnectionState s) {
         if (s == ConnectionState.RECONNECTED) {
-            markAllDirty(); // Watches may have missed changes while disconnected.
-            trigger(); // Same session or a new one: the cycle tells which.
+            watch.markAllDirty(); // Watches may have missed changes while disconnected.
+            loop.trigger(); // Same session or a new one: the cycle tells which.
         }
 
         if (s == ConnectionState.LOST) {
@@ -606,7 +391,7 @@ public final class NodeEngine {
             long lost = membership.sessionId();
 
             try {
-                worker.execute(() -> {
+                loop.execute(() -> {
                     if (membership.sessionId() == lost)
                         onExcluded();
                 });
@@ -622,7 +407,7 @@ public final class NodeEngine {
         if (!lifecycle.is(State.JOINED))
             return;
 
-        resign();
+        role.resign();
 
         if (local.isClient() && ctx.clientReconnect())
             reconnect();
@@ -634,8 +419,8 @@ public final class NodeEngine {
         if (!lifecycle.segmented())
             return;
 
-        resign();
-        closeWatches();
+        role.resign();
+        watch.close();
 
         Topology top = membership.topology();
 
@@ -649,7 +434,7 @@ public final class NodeEngine {
         if (!lifecycle.disconnected())
             return; // Stopped meanwhile: the stop closes what is left.
 
-        closeWatches();
+        watch.close();
 
         Topology top = membership.member().topology();
 
@@ -669,14 +454,14 @@ public final class NodeEngine {
 
             newJoiner().join(membership::adopt);
 
-            ackWritten = membership.member().lastEventId() - 1;
+            acks.joined();
 
             Member m = membership.member();
 
             notifier.reconnected(m.topology().topVer(), local, m.topology().nodes());
 
-            startWatches();
-            trigger();
+            watch.start();
+            loop.trigger();
         }
         catch (Exception e) {
             if (lifecycle.is(State.STOPPED))
@@ -701,7 +486,7 @@ public final class NodeEngine {
 
         store.client().close();
 
-        submit(this::onExcluded);
+        loop.submit(this::onExcluded);
     }
 
     public void hooks(TestHooks hooks) {
@@ -710,7 +495,7 @@ public final class NodeEngine {
 
     /** Ignite asked a client to reconnect. */
     public void clientReconnect() {
-        submit(this::onExcluded);
+        loop.submit(this::onExcluded);
     }
 
     // ---- Queries and requests from Ignite.
@@ -884,45 +669,5 @@ public final class NodeEngine {
         }
 
         return out;
-    }
-
-    // ---- Running things on the discovery thread.
-
-    private Future0 submit(Runnable r) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-
-        try {
-            worker.execute(() -> {
-                try {
-                    r.run();
-                }
-                finally {
-                    f.complete(null);
-                }
-            });
-        }
-        catch (java.util.concurrent.RejectedExecutionException e) {
-            f.complete(null);
-        }
-
-        return new Future0(f);
-    }
-
-    /** A future waited on with a bound, for stop. */
-    private static final class Future0 {
-        private final CompletableFuture<Void> f;
-
-        Future0(CompletableFuture<Void> f) {
-            this.f = f;
-        }
-
-        void await(long ms) {
-            try {
-                f.get(ms, TimeUnit.MILLISECONDS);
-            }
-            catch (Exception ignored) {
-                // Bounded on purpose: stop must not hang on a stuck listener.
-            }
-        }
     }
 }
