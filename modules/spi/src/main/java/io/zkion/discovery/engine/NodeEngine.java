@@ -53,9 +53,6 @@ public final class NodeEngine {
     /** The engine's states. */
     public enum State { NEW, JOINING, JOINED, DISCONNECTED, STOPPED }
 
-    /** How long a stopping node waits for ZooKeeper to take its left/ marker. */
-    private static final long LEAVE_MARK_WAIT_MS = 3_000;
-
     private final ZkStore store;
     private final ZkPaths paths;
     private final ControlCodec codec;
@@ -75,17 +72,11 @@ public final class NodeEngine {
     private final LogWatch watch;
     private final RoleSwitch role;
     private final AckWriter acks;
+    private final MessageSender sender;
+    private final Leaving leaving;
+    private final Queries queries;
 
     private Set<UUID> alive = new HashSet<>();
-
-    /** Appends of one message in a row that met a moving gate, before it goes through the coordinator instead. */
-    private static final int MAX_APPEND_ATTEMPTS = 3;
-
-    private final LogGate<GateState> gate;
-    private final Object sendLock = new Object();
-
-    /** Paths of this node's messages in the coordinator's queue, not known to be logged yet. */
-    private final List<String> queued = new java.util.ArrayList<>();
 
     public NodeEngine(CuratorFramework client, String root, int requestLimit, EventFormats formats,
         ControlCodec codec, ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout,
@@ -105,11 +96,13 @@ public final class NodeEngine {
         this.notifier = ctx.notifier();
         this.snapshots = ctx.snapshots();
         this.membership = new Membership(ctx, lifecycle);
-        this.gate = new LogGate<>(client, paths.gate, data -> codec.decodeGate(data, paths.gate), g -> g.open);
+        this.sender = new MessageSender(ctx, lifecycle, membership);
         this.loop = new DiscoveryLoop(host.igniteInstanceName(), this::cycle);
         this.watch = new LogWatch(ctx, loop);
         this.role = new RoleSwitch(ctx, membership, watch, loop);
         this.acks = new AckWriter(ctx, lifecycle, membership, loop);
+        this.leaving = new Leaving(ctx);
+        this.queries = new Queries(ctx, membership);
     }
 
     // ---- Lifecycle.
@@ -205,14 +198,14 @@ public final class NodeEngine {
         boolean withOthers = prev == State.JOINED && membership.member().topology().size() > 1;
 
         if (withOthers)
-            markLeaving();
+            leaving.markLeaving();
 
         DiscoveryLoop.Future0 f = loop.submit(() -> {
             if (prev == State.JOINED && !withOthers) {
                 if (role.coordinatesAlone() && membership.member().topology().size() <= 1)
-                    removeCluster();
+                    leaving.removeCluster();
                 else
-                    markLeaving();
+                    leaving.markLeaving();
             }
 
             role.resign();
@@ -221,70 +214,6 @@ public final class NodeEngine {
 
         f.await(5_000);
         loop.shutdown();
-    }
-
-    /** Writes this node's left/ marker, waiting a bounded time: a stop must not hang on an unreachable ZooKeeper. */
-    private boolean markLeaving() {
-        java.util.concurrent.CompletableFuture<Integer> rc = new java.util.concurrent.CompletableFuture<>();
-
-        try {
-            store.client().create().inBackground((c, e) -> rc.complete(e.getResultCode())).forPath(paths.left(local.id()));
-
-            int code = rc.get(LEAVE_MARK_WAIT_MS, TimeUnit.MILLISECONDS);
-
-            if (code == org.apache.zookeeper.KeeperException.Code.OK.intValue()
-                || code == org.apache.zookeeper.KeeperException.Code.NODEEXISTS.intValue())
-                return true;
-
-            log.warning("Failed to mark this node as leaving (ZooKeeper result " + code + "); the others will see it fail");
-        }
-        catch (TimeoutException e) {
-            log.warning("ZooKeeper did not take this node's leaving mark within " + LEAVE_MARK_WAIT_MS
-                + " ms; the others will see it fail");
-        }
-        catch (Exception e) {
-            log.warning("Failed to mark this node as leaving; the others will see it fail: " + e);
-        }
-
-        return false;
-    }
-
-    /**
-     * The last node out takes the cluster's persistent nodes with it. A node joining meanwhile keeps its request,
-     * its data znode and their parts: it founds the next cluster or joins one.
-     */
-    private void removeCluster() {
-        java.util.Set<String> joiningParts = new java.util.HashSet<>();
-
-        try {
-            for (String name : store.children(paths.join)) {
-                joiningParts.addAll(store.partsOf(paths.join + "/" + name));
-                joiningParts.addAll(store.partsOf(paths.nodes + "/" + name));
-            }
-        }
-        catch (Exception e) {
-            log.warning("Failed to list the joining nodes' parts; leaving " + paths.parts + " as it is: " + e);
-            joiningParts = null;
-        }
-
-        for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left, paths.nodes, paths.parts}) {
-            if (dir.equals(paths.parts) && joiningParts == null)
-                continue;
-
-            try {
-                for (String name : dir.equals(paths.nodes) ? store.dataZnodesNotJoining() : store.children(dir)) {
-                    String path = dir + "/" + name;
-
-                    if (joiningParts == null || !joiningParts.contains(path))
-                        store.deleteQuietly(path);
-                }
-            }
-            catch (Exception e) {
-                log.warning("Failed to clean " + dir + ": " + e);
-            }
-        }
-
-        store.deleteQuietly(paths.state);
     }
 
     // ---- The cycle.
@@ -515,139 +444,25 @@ public final class NodeEngine {
     }
 
     public ClusterNode coordinator() {
-        Topology t = topology();
-
-        for (ClusterNode n : t.nodes()) {
-            if (!n.isClient())
-                return n;
-        }
-
-        return null;
+        return queries.coordinator();
     }
 
     public boolean pingNode(UUID id) {
-        if (local.id().equals(id))
-            return true;
-
-        if (!topology().contains(id))
-            return false;
-
-        try {
-            return store.exists(paths.alive(id));
-        }
-        catch (Exception e) {
-            log.warning("Failed to ping " + id + " through ZooKeeper: " + e);
-            return false;
-        }
+        return queries.pingNode(id);
     }
 
     public boolean knownNode(UUID id) {
-        try {
-            return topology().contains(id) || store.exists(paths.alive(id));
-        }
-        catch (Exception e) {
-            return false;
-        }
+        return queries.knownNode(id);
     }
 
     /** Removes a client's alive node; the coordinator then reports it failed, and the client rejoins or stops. */
     public void failNode(UUID id, String warning) {
-        ZkIonClusterNode n = topology().node(id);
-
-        if (n == null || !n.isClient()) {
-            log.warning("Only client nodes can be failed through discovery; ignoring the request for " + id
-                + (warning != null ? " (" + warning + ")" : ""));
-            return;
-        }
-
-        store.deleteQuietly(paths.alive(id));
+        queries.failNode(id, warning);
     }
 
-    /**
-     * Sends a custom message. A plain message goes straight into the log, one ZooKeeper write, checked against
-     * the log gate: the log's order is the cluster's order. It goes through the coordinator's queue instead when
-     * it is mutable (Ignite expects the coordinator to see it first), when the gate is closed (the coordinator is
-     * taking a join in), or while an earlier message of this node waits there (this node's messages keep their
-     * order).
-     */
+    /** Sends a custom message through the log, or through the coordinator's queue where it must. */
     public void sendCustom(DiscoverySpiCustomMessage msg) {
-        State state = lifecycle.state();
-
-        if (state == State.DISCONNECTED)
-            throw new org.apache.ignite.IgniteClientDisconnectedException(null, "Client node is disconnected");
-
-        if (state != State.JOINED)
-            throw new IgniteException("Failed to send a custom message: this node is not in the cluster (" + state + ')');
-
-        if (!ctx.hooks().beforeSend(msg))
-            return;
-
-        byte[] data = objects.marshal(msg);
-
-        try {
-            synchronized (sendLock) {
-                for (int attempt = 0; attempt < MAX_APPEND_ATTEMPTS && !msg.isMutable() && !queuedAhead(); attempt++) {
-                    LogGate.Seen<GateState> open = gate.openOrNull();
-
-                    if (open == null)
-                        break;
-
-                    if (append(data, open.value.format, open.version) != null)
-                        return;
-
-                    gate.invalidate(); // It moved since it was read: read it again.
-                    metrics.onGateWait();
-                }
-
-                queued.add(append(data, membership.joinedState().format, -1));
-            }
-        }
-        catch (Exception e) {
-            throw new IgniteException("Failed to send a custom message through ZooKeeper: " + e, e);
-        }
-    }
-
-    /** @return Whether a message this node queued for the coordinator is not in the log yet. */
-    private boolean queuedAhead() throws Exception {
-        // The coordinator deletes a queued message in the same multi that logs it.
-        for (java.util.Iterator<String> it = queued.iterator(); it.hasNext(); ) {
-            if (!store.exists(it.next()))
-                it.remove();
-        }
-
-        return !queued.isEmpty();
-    }
-
-    /**
-     * Writes one custom message into the log, checked against the gate at {@code gateVersion}, or, if that is
-     * negative, into the coordinator's queue.
-     *
-     * @return The path created, or null if the gate moved.
-     */
-    private String append(byte[] data, String format, int gateVersion) throws Exception {
-        FormatId fmt = FormatId.ofWireName(format);
-        List<DiscoveryEvent> events = java.util.Collections.singletonList(DiscoveryEvent.custom(0, 0, local.id(), data));
-        Member member = membership.member();
-        LogEntryWriter.Draft p = gateVersion >= 0
-            ? entries.logEntry(member.clusterId(), 0, events, fmt == null ? FormatId.ION_1 : fmt)
-            : entries.queued(member.clusterId(), events, fmt == null ? FormatId.ION_1 : fmt);
-        List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new java.util.ArrayList<>(p.prepared.ops);
-
-        if (gateVersion >= 0)
-            ops.add(gate.checkOp(gateVersion));
-
-        String created;
-
-        try {
-            created = store.commit(ops).get(0).getResultPath();
-        }
-        catch (org.apache.zookeeper.KeeperException.BadVersionException moved) {
-            return null;
-        }
-
-        metrics.onWritten(p.size);
-
-        return created;
+        sender.send(msg);
     }
 
     public ZkStore store() {
@@ -661,13 +476,6 @@ public final class NodeEngine {
     }
 
     public Collection<ClusterNode> remoteNodes() {
-        List<ClusterNode> out = new java.util.ArrayList<>();
-
-        for (ClusterNode n : topology().nodes()) {
-            if (!n.id().equals(local.id()))
-                out.add(n);
-        }
-
-        return out;
+        return queries.remoteNodes();
     }
 }
