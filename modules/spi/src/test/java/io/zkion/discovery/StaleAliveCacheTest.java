@@ -41,7 +41,7 @@ public class StaleAliveCacheTest extends ZkIonTestSupport {
     /** Reaches into the engine: the cache is the coordinator's own, and nothing outside needs it. */
     private static CuratorCache aliveCacheOf(Ignite n) throws Exception {
         Object engine = spiOf(n).engine();
-        Object crd = field(engine, "crd");
+        Object crd = field(field(engine, "role"), "crd");
 
         if (crd == null)
             throw new AssertionError(n.name() + " is not the coordinator");

@@ -1,8 +1,5 @@
 package io.zkion.discovery.engine;
 
-import io.zkion.discovery.internal.*;
-import io.zkion.discovery.member.*;
-import io.zkion.discovery.coordinator.*;
 import org.apache.ignite.internal.util.worker.GridWorker;
 import org.apache.ignite.spi.discovery.IgniteDiscoveryThread;
 

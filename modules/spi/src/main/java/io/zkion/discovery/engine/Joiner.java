@@ -1,8 +1,30 @@
 package io.zkion.discovery.engine;
 
-import io.zkion.discovery.internal.*;
-import io.zkion.discovery.member.*;
-import io.zkion.discovery.coordinator.*;
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.codec.event.FormatId;
+import io.zkion.discovery.codec.ion.JoinedEventData;
+import io.zkion.discovery.codec.ion.NodeRecord;
+import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
+import io.zkion.discovery.codec.msg.AliveInfo;
+import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.msg.GateState;
+import io.zkion.discovery.codec.msg.JoinRequest;
+import io.zkion.discovery.codec.msg.JoinResult;
+import io.zkion.discovery.codec.msg.NodeData;
+import io.zkion.discovery.coordinator.Coordinator;
+import io.zkion.discovery.internal.DiscoveryHost;
+import io.zkion.discovery.internal.Notifier;
+import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.Topology;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.log.LogEntryWriter;
+import io.zkion.discovery.member.Member;
+import io.zkion.discovery.member.NodeDataReader;
+import io.zkion.discovery.member.Predecoded;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,24 +34,6 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import io.zkion.discovery.codec.event.DiscoveryEvent;
-import io.zkion.discovery.codec.event.EventBatch;
-import io.zkion.discovery.codec.event.EventFormats;
-import io.zkion.discovery.codec.event.FormatId;
-import io.zkion.discovery.codec.ion.JoinedEventData;
-import io.zkion.discovery.codec.ion.NodeRecord;
-import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
-import io.zkion.discovery.codec.msg.AliveInfo;
-import io.zkion.discovery.codec.msg.ClusterState;
-import io.zkion.discovery.codec.msg.GateState;
-import io.zkion.discovery.codec.msg.ControlCodec;
-import io.zkion.discovery.codec.msg.JoinRequest;
-import io.zkion.discovery.codec.msg.JoinResult;
-import io.zkion.discovery.codec.msg.NodeData;
-import io.zkion.discovery.member.Predecoded;
-import io.zkion.discovery.log.LogEntryWriter;
-import io.zkion.discovery.zk.ZkPaths;
-import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
@@ -50,6 +54,15 @@ final class Joiner {
 
     /** How long a second request waits for an answer when {@code joinTimeout} is 0 (forever). */
     private static final long RETRY_WAIT_MS = 60_000;
+
+    /** Which of a join's requests is out: its wait for an answer, and what a wait in vain says, follow from it. */
+    private enum Attempt {
+        /** The request as the cluster's format has it, by reference in ion-2; waits {@code joinTimeout}. */
+        FIRST,
+
+        /** A whole request, after a coordinator refused the first as unreadable. */
+        WHOLE_AFTER_UNREADABLE
+    }
 
     private final ZkStore store;
     private final ZkPaths paths;
@@ -102,7 +115,7 @@ final class Joiner {
         boolean byRef = writesByReference();
 
         try {
-            attempt(members, nodeBytes, joinData, credBytes, byRef, joinTimeout);
+            attempt(members, nodeBytes, joinData, credBytes, byRef, Attempt.FIRST);
         }
         catch (IgniteSpiException e) {
             // A coordinator of an older release reads only whole requests (or this node's data znode went): once more
@@ -117,13 +130,13 @@ final class Joiner {
             // An older coordinator remembers the refusal by node id until it sees this node's alive znode gone: give it
             // the time to, and do not wait forever for an answer it may never give.
             Thread.sleep(RETRY_PAUSE_MS);
-            attempt(members, nodeBytes, joinData, credBytes, false, joinTimeout > 0 ? joinTimeout : RETRY_WAIT_MS);
+            attempt(members, nodeBytes, joinData, credBytes, false, Attempt.WHOLE_AFTER_UNREADABLE);
         }
     }
 
-    /** One join request, answered or refused; {@code timeout} 0 waits as long as it takes. */
+    /** One join request, answered or refused. */
     private void attempt(MemberFactory members, byte[] nodeBytes, byte[] joinData, byte[] credBytes, boolean byRef,
-        long timeout) throws Exception {
+        Attempt attempt) throws Exception {
         UUID id = local.id();
         List<String> readable = formats.wireNames();
         // In ion-2 the node and its data go to its data znode, written once for everyone who needs them.
@@ -157,7 +170,7 @@ final class Joiner {
 
         // A data znode left by a join that fails from here on is the coordinator's to remove: it may have
         // committed the join already, and members then read the node from it.
-        awaitAnswer(members, readable, timeout);
+        awaitAnswer(members, readable, attempt);
     }
 
     /**
@@ -174,8 +187,18 @@ final class Joiner {
         return g != null && FormatId.ION_2.wireName().equals(codec.decodeGate(g, paths.gate).format);
     }
 
-    private void awaitAnswer(MemberFactory members, List<String> readable, long timeout) throws Exception {
+    /**
+     * @return Whether {@code attempt} waits a bound of its own. A second request that waited forever could hang on
+     *      an older coordinator that still holds the refusal, so it has one unless {@code joinTimeout} sets one.
+     */
+    private boolean ownBound(Attempt attempt) {
+        return attempt == Attempt.WHOLE_AFTER_UNREADABLE && joinTimeout <= 0;
+    }
+
+    private void awaitAnswer(MemberFactory members, List<String> readable, Attempt attempt) throws Exception {
         UUID id = local.id();
+        // 0 waits as long as it takes.
+        long timeout = ownBound(attempt) ? RETRY_WAIT_MS : joinTimeout;
 
         store.client().create().withMode(CreateMode.EPHEMERAL).forPath(paths.alive(id),
             codec.encode(new AliveInfo(local.isClient(), readable, 0)));
@@ -207,17 +230,8 @@ final class Joiner {
 
                 long now = System.currentTimeMillis();
 
-                if (timeout > 0 && now - start > timeout) {
-                    if (timeout != joinTimeout) {
-                        throw new IgniteSpiException("No answer within " + timeout + " ms to this node's second join"
-                            + " request, sent whole after the first was refused as unreadable: the coordinator may be"
-                            + " of an older release that still holds the refusal; restart this node");
-                    }
-
-                    throw new IgniteSpiException("Failed to join the cluster within joinTimeout=" + joinTimeout
-                        + " ms: no coordinator answered (is a server node running with the same zkRootPath "
-                        + paths.root + "?)");
-                }
+                if (timeout > 0 && now - start > timeout)
+                    throw noAnswer(attempt);
 
                 if (now >= nextLog) {
                     log.info("Waiting for the coordinator to answer the join of " + id + " under " + paths.root);
@@ -231,6 +245,18 @@ final class Joiner {
         }
     }
 
+    /** A wait in vain: where {@code joinTimeout} set the bound, it is what ran out, for either request. */
+    private IgniteSpiException noAnswer(Attempt attempt) {
+        if (ownBound(attempt)) {
+            return new IgniteSpiException("No answer within " + RETRY_WAIT_MS + " ms to this node's second join"
+                + " request, sent whole after the first was refused as unreadable: the coordinator may be"
+                + " of an older release that still holds the refusal; restart this node");
+        }
+
+        return new IgniteSpiException("Failed to join the cluster within joinTimeout=" + joinTimeout
+            + " ms: no coordinator answered (is a server node running with the same zkRootPath "
+            + paths.root + "?)");
+    }
 
     private byte[] joiningData() {
         DiscoveryDataBag bag = new DiscoveryDataBag(local.id(), local.isClient());

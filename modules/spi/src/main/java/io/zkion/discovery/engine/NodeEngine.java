@@ -1,44 +1,22 @@
 package io.zkion.discovery.engine;
 
-import io.zkion.discovery.internal.*;
-import io.zkion.discovery.member.*;
-import io.zkion.discovery.coordinator.*;
-import java.util.Collection;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import io.zkion.discovery.codec.event.DiscoveryEvent;
-import io.zkion.discovery.codec.event.EventBatch;
 import io.zkion.discovery.codec.event.EventFormats;
-import io.zkion.discovery.codec.event.FormatId;
-import io.zkion.discovery.codec.ion.CopyStats;
-import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
-import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
-import io.zkion.discovery.codec.msg.GateState;
-import io.zkion.discovery.log.LogEntryWriter;
-import io.zkion.discovery.zk.LogGate;
-import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.internal.DiscoveryHost;
+import io.zkion.discovery.internal.DiscoveryMetrics;
+import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.TestHooks;
+import io.zkion.discovery.internal.Topology;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkStore;
+import java.util.Collection;
+import java.util.UUID;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.watch.PersistentWatcher;
-import org.apache.curator.framework.state.ConnectionState;
-import org.apache.ignite.IgniteException;
-import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.Watcher;
 
 /**
  * The discovery engine of one node: lifecycle, the discovery thread, watches, and the switch between the
@@ -48,903 +26,157 @@ import org.apache.zookeeper.Watcher;
  * Every ZooKeeper notification only schedules one "cycle" on the discovery thread; a cycle catches up with
  * the log, checks this node is still alive, settles who coordinates and lets the coordinator work. So all
  * state changes happen on one thread, in one order.
+ * <p>
+ * This class puts the parts together and answers Ignite; each part does one thing: {@link Lifecycle} the
+ * state, {@link DiscoveryLoop} the thread, {@link LogWatch} the watches, {@link DiscoveryCycle} the cycle,
+ * {@link RoleSwitch} the role, {@link AckWriter} the acks, {@link MessageSender} custom messages,
+ * {@link Joining} and {@link Leaving} the way in and out, {@link SessionLoss} losing the cluster.
  */
 public final class NodeEngine {
     /** The engine's states. */
     public enum State { NEW, JOINING, JOINED, DISCONNECTED, STOPPED }
 
-    /**
-     * Acks are coalesced: written this many ms after a custom message whose ack message Ignite awaits (it waits
-     * on every node's ack), 500 ms after other events, or at once when this many events are unacked. Other acks
-     * only let the coordinator trim the log, which can wait. Each ack is a ZooKeeper write, every node writes
-     * them at about the same time, and the trim follows: coalescing keeps these bursts from queueing ahead of
-     * the next events.
-     */
-    private static final long ACK_SOON_MS = 20;
-
-    private static final long ACK_LATER_MS = 500;
-
-    private static final int ACK_EVERY = 128;
-
-    /** The coordinator's safety net: the longest it goes without a cycle. */
-    private static final long TICK_MS = 2_000;
-
-    /** How long a stopping node waits for ZooKeeper to take its left/ marker. */
-    private static final long LEAVE_MARK_WAIT_MS = 3_000;
-
-    private final ZkStore store;
-    private final ZkPaths paths;
-    private final ControlCodec codec;
-    private final EventFormats formats;
-    private final ObjectCodec objects;
-    private final DiscoveryHost host;
-    private final ZkIonClusterNode local;
-    private final DiscoveryMetrics metrics;
-    private final Notifier notifier;
-    private final TopologySnapshotCodec snapshots;
-    private final IgniteLogger log;
-    private final LogEntryWriter entries;
-    private final long joinTimeout;
-    private final boolean clientReconnect;
-
-    private volatile TestHooks hooks = TestHooks.NONE;
-
-    private final ScheduledExecutorService worker;
-    private final AtomicBoolean cycleQueued = new AtomicBoolean();
-
-    /**
-     * What changed since the last cycle, as the watches report it: a cycle lists only what changed, which
-     * saves ZooKeeper round trips on every event. Cleared before listing, so news that arrives meanwhile
-     * sets it again and schedules another cycle.
-     */
-    private volatile boolean logDirty = true;
-
-    /** Log entries the watch announced created or deleted, by name, not yet handled by a cycle. */
-    private final java.util.Queue<String> logCreated = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private final java.util.Queue<String> logDeleted = new java.util.concurrent.ConcurrentLinkedQueue<>();
-    private volatile boolean aliveDirty = true;
-    private Set<UUID> alive = new HashSet<>();
-    private final Delayed ackSoon = new Delayed(ACK_SOON_MS, this::delayedAck);
-    private final Delayed ackLater = new Delayed(ACK_LATER_MS, this::delayedAck);
-    private int unacked;
-
-    /**
-     * While coordinating, a cycle runs at least this often with alive/ listed afresh: should a ZooKeeper
-     * notification be lost, a join or a departure waits a tick, not forever.
-     */
-    private final Delayed tick = new Delayed(TICK_MS, () -> {
-        aliveDirty = true;
-        trigger();
-    });
-
-    private volatile State state = State.NEW;
-    private volatile Member member;
-    private volatile ClusterState joinedState;
-    private Coordinator crd;
-    private long ackWritten;
-    /** The ZooKeeper session this node joined with; a different one means its ephemeral nodes are gone. */
-    private volatile long sessionId;
-    private PersistentWatcher logWatch;
-    private PersistentWatcher aliveWatch;
-
-    /** Appends of one message in a row that met a moving gate, before it goes through the coordinator instead. */
-    private static final int MAX_APPEND_ATTEMPTS = 3;
-
-    private final LogGate<GateState> gate;
-    private final Object sendLock = new Object();
-
-    /** Paths of this node's messages in the coordinator's queue, not known to be logged yet. */
-    private final List<String> queued = new java.util.ArrayList<>();
+    private final EngineContext ctx;
+    private final Lifecycle lifecycle = new Lifecycle();
+    private final Membership membership;
+    private final DiscoveryLoop loop;
+    private final LogWatch watch;
+    private final RoleSwitch role;
+    private final AckWriter acks;
+    private final MessageSender sender;
+    private final Leaving leaving;
+    private final Joining joining;
+    private final SessionLoss sessionLoss;
+    private final DiscoveryCycle cycle;
+    private final Queries queries;
 
     public NodeEngine(CuratorFramework client, String root, int requestLimit, EventFormats formats,
         ControlCodec codec, ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout,
         boolean clientReconnect, DiscoveryMetrics metrics) {
-        this.paths = new ZkPaths(root);
-        this.store = new ZkStore(client, paths, requestLimit);
-        this.codec = codec;
-        this.formats = formats;
-        this.objects = objects;
-        this.host = host;
-        this.local = local;
-        this.metrics = metrics;
-        this.log = host.log();
-        this.entries = new LogEntryWriter(store, formats);
-        this.joinTimeout = joinTimeout;
-        this.clientReconnect = clientReconnect;
-        this.notifier = new Notifier(host.listener(), log, metrics);
-        this.snapshots = new TopologySnapshotCodec(codec.ion(), new CopyStats());
-        this.gate = new LogGate<>(client, paths.gate, data -> codec.decodeGate(data, paths.gate), g -> g.open);
-        this.worker = Executors.newSingleThreadScheduledExecutor(r -> new DiscoveryThread(r,
-            // Ignite's way of naming a node's threads: thread dumps and profilers tell the nodes of one JVM apart.
-            "zkion-discovery%" + (host.igniteInstanceName() == null ? "" : host.igniteInstanceName()) + '%'));
+        this.ctx = new EngineContext(client, root, requestLimit, formats, codec, objects, host, local, joinTimeout,
+            clientReconnect, metrics);
+        this.membership = new Membership(ctx, lifecycle);
+        this.sender = new MessageSender(ctx, lifecycle, membership);
+        this.loop = new DiscoveryLoop(host.igniteInstanceName(), this::runCycle);
+        this.watch = new LogWatch(ctx, loop);
+        this.role = new RoleSwitch(ctx, membership, watch, loop);
+        this.acks = new AckWriter(ctx, lifecycle, membership, loop);
+        this.leaving = new Leaving(ctx);
+        this.joining = new Joining(ctx, membership, acks, watch, loop);
+        this.sessionLoss = new SessionLoss(ctx, lifecycle, membership, role, watch, loop, joining);
+        this.cycle = new DiscoveryCycle(ctx, lifecycle, membership, watch, role, acks, sessionLoss, loop);
+        this.queries = new Queries(ctx, membership);
+    }
+
+    /** The loop is made before the cycle that it runs. */
+    private void runCycle() {
+        cycle.run();
     }
 
     // ---- Lifecycle.
 
     /** Joins the cluster; returns once this node has its own NODE_JOINED. */
     public void start() {
-        store.client().getConnectionStateListenable().addListener((c, s) -> onConnectionState(s));
+        ctx.client().getConnectionStateListenable().addListener((c, s) -> sessionLoss.onConnectionState(s));
 
-        try {
-            store.ensureLayout();
-            store.createIfAbsent(paths.gate, codec.encode(new GateState(true, formats.preferred().wireName())));
-            refuseStockLayout();
-        }
-        catch (IgniteSpiException e) {
-            throw e;
-        }
-        catch (Exception e) {
-            throw new IgniteSpiException("Failed to prepare " + paths.root + " in ZooKeeper: " + e, e);
-        }
+        joining.prepareLayout();
 
-        state = State.JOINING;
-
-        awaitJoin(joinAsync(), "Waiting for this node to join");
-    }
-
-    private void refuseStockLayout() throws Exception {
-        if (store.exists(paths.root + "/e") || store.exists(paths.root + "/jd")) {
-            throw new IgniteSpiException(paths.root + " holds the znodes of Ignite's stock ZookeeperDiscoverySpi: "
-                + "give ZkIonDiscoverySpi its own zkRootPath (the two layouts cannot share a root)");
-        }
-    }
-
-    private CompletableFuture<Void> joinAsync() {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-
-        worker.execute(() -> {
-            try {
-                hooks.beforeJoin();
-
-                newJoiner().join(this::newMember);
-
-                ackWritten = member.lastEventId() - 1; // The coordinator set it one short; the first cycle acks the join.
-
-                startWatches();
-                cycle();
-
-                done.complete(null);
-            }
-            catch (Throwable e) {
-                done.completeExceptionally(e);
-            }
-        });
-
-        return done;
-    }
-
-    private void awaitJoin(CompletableFuture<Void> fut, String what) {
-        while (true) {
-            try {
-                fut.get(10, TimeUnit.SECONDS);
-
-                return;
-            }
-            catch (TimeoutException e) {
-                log.info(what + " [node=" + local.id() + ", root=" + paths.root + ']');
-            }
-            catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IgniteSpiException("Interrupted while joining", e);
-            }
-            catch (ExecutionException e) {
-                Throwable c = e.getCause();
-
-                if (c instanceof IgniteSpiException)
-                    throw (IgniteSpiException)c;
-
-                throw new IgniteSpiException("Failed to join: " + c, c);
-            }
-        }
-    }
-
-    private Joiner newJoiner() {
-        return new Joiner(store, codec, formats, objects, host, local, notifier, snapshots, joinTimeout);
-    }
-
-    private Member newMember(ClusterState joined) {
-        if (state == State.STOPPED)
+        if (!lifecycle.startJoining())
             throw new IgniteSpiException("Stopped while joining");
 
-        Member m = new Member(store, formats, objects, new NodeDataReader(store, codec), notifier, host, metrics, local);
-
-        sessionId = currentSession();
-
-        member = m;
-        joinedState = joined;
-        state = State.JOINED;
-
-        return m;
-    }
-
-    private void startWatches() {
-        closeWatches();
-        markAllDirty();
-
-        // Recursive, so that each new entry arrives by name and a cycle reads it without listing the log first.
-        logWatch = new PersistentWatcher(store.client(), paths.log, true);
-        logWatch.getListenable().addListener(e -> {
-            String path = e.getPath();
-            boolean entry = path != null && path.startsWith(paths.log + "/");
-
-            if (entry && e.getType() == Watcher.Event.EventType.NodeCreated)
-                logCreated.add(path.substring(paths.log.length() + 1));
-            else if (entry && e.getType() == Watcher.Event.EventType.NodeDeleted)
-                logDeleted.add(path.substring(paths.log.length() + 1));
-            else
-                logDirty = true;
-
-            trigger();
-        });
-        // Registered anew (at start, after a reconnect): what was created before is listed, not announced.
-        logWatch.getResetListenable().addListener(() -> {
-            logDirty = true;
-            trigger();
-        });
-        logWatch.start();
-
-        aliveWatch = new PersistentWatcher(store.client(), paths.alive, false);
-        aliveWatch.getListenable().addListener(e -> {
-            aliveDirty = true;
-            trigger();
-        });
-        aliveWatch.start();
-    }
-
-    private void closeWatches() {
-        for (PersistentWatcher w : new PersistentWatcher[] {logWatch, aliveWatch}) {
-            if (w != null)
-                w.close();
-        }
-
-        logWatch = aliveWatch = null;
+        joining.awaitJoin(joining.joinAsync(cycle::run), "Waiting for this node to join");
     }
 
     /** Leaves gracefully: a left/ marker, then the session closes and takes the ephemeral nodes with it. */
     public void stop() {
-        State prev = state;
-
-        state = State.STOPPED;
+        State prev = lifecycle.stop();
 
         // Not alone: the marker goes first, from this thread, without queueing behind the discovery thread's
         // work; the coordinator logs NODE_LEFT as soon as it sees it.
-        boolean withOthers = prev == State.JOINED && member.topology().size() > 1;
+        boolean withOthers = prev == State.JOINED && membership.member().topology().size() > 1;
 
         if (withOthers)
-            markLeaving();
+            leaving.markLeaving();
 
-        Future0 f = submit(() -> {
+        DiscoveryLoop.Future0 f = loop.submit(() -> {
             if (prev == State.JOINED && !withOthers) {
-                if (crd != null && crd.aliveIds().size() <= 1 && member.topology().size() <= 1)
-                    removeCluster();
+                if (role.coordinatesAlone() && membership.member().topology().size() <= 1)
+                    leaving.removeCluster();
                 else
-                    markLeaving();
+                    leaving.markLeaving();
             }
 
-            resign();
-            closeWatches();
+            role.resign();
+            watch.close();
         });
 
         f.await(5_000);
-        worker.shutdownNow();
-    }
-
-    /** Writes this node's left/ marker, waiting a bounded time: a stop must not hang on an unreachable ZooKeeper. */
-    private boolean markLeaving() {
-        java.util.concurrent.CompletableFuture<Integer> rc = new java.util.concurrent.CompletableFuture<>();
-
-        try {
-            store.client().create().inBackground((c, e) -> rc.complete(e.getResultCode())).forPath(paths.left(local.id()));
-
-            int code = rc.get(LEAVE_MARK_WAIT_MS, TimeUnit.MILLISECONDS);
-
-            if (code == org.apache.zookeeper.KeeperException.Code.OK.intValue()
-                || code == org.apache.zookeeper.KeeperException.Code.NODEEXISTS.intValue())
-                return true;
-
-            log.warning("Failed to mark this node as leaving (ZooKeeper result " + code + "); the others will see it fail");
-        }
-        catch (TimeoutException e) {
-            log.warning("ZooKeeper did not take this node's leaving mark within " + LEAVE_MARK_WAIT_MS
-                + " ms; the others will see it fail");
-        }
-        catch (Exception e) {
-            log.warning("Failed to mark this node as leaving; the others will see it fail: " + e);
-        }
-
-        return false;
-    }
-
-    /**
-     * The last node out takes the cluster's persistent nodes with it. A node joining meanwhile keeps its request,
-     * its data znode and their parts: it founds the next cluster or joins one.
-     */
-    private void removeCluster() {
-        java.util.Set<String> joiningParts = new java.util.HashSet<>();
-
-        try {
-            for (String name : store.children(paths.join)) {
-                joiningParts.addAll(store.partsOf(paths.join + "/" + name));
-                joiningParts.addAll(store.partsOf(paths.nodes + "/" + name));
-            }
-        }
-        catch (Exception e) {
-            log.warning("Failed to list the joining nodes' parts; leaving " + paths.parts + " as it is: " + e);
-            joiningParts = null;
-        }
-
-        for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left, paths.nodes, paths.parts}) {
-            if (dir.equals(paths.parts) && joiningParts == null)
-                continue;
-
-            try {
-                for (String name : dir.equals(paths.nodes) ? store.dataZnodesNotJoining() : store.children(dir)) {
-                    String path = dir + "/" + name;
-
-                    if (joiningParts == null || !joiningParts.contains(path))
-                        store.deleteQuietly(path);
-                }
-            }
-            catch (Exception e) {
-                log.warning("Failed to clean " + dir + ": " + e);
-            }
-        }
-
-        store.deleteQuietly(paths.state);
-    }
-
-    // ---- The cycle.
-
-    /** Schedules one cycle; notifications that arrive while one is queued share it. */
-    void trigger() {
-        if (cycleQueued.compareAndSet(false, true)) {
-            try {
-                worker.execute(() -> {
-                    cycleQueued.set(false);
-                    cycle();
-                });
-            }
-            catch (java.util.concurrent.RejectedExecutionException ignored) {
-                // Stopping.
-            }
-        }
-    }
-
-    private void cycle() {
-        if (state != State.JOINED)
-            return;
-
-        try {
-            if (currentSession() != sessionId) {
-                onExcluded(); // A new session: this node's alive znode went with the old one.
-                return;
-            }
-
-            Applied applied = new Applied();
-
-            if (logDirty) {
-                logDirty = false;
-                // Cleared before listing: whatever the watch announces from here is applied next, or skipped as seen.
-                logCreated.clear();
-                logDeleted.clear();
-                applied = member.catchUp();
-            }
-            else {
-                List<String> created = drain(logCreated);
-                List<String> deleted = drain(logDeleted);
-
-                if (!created.isEmpty())
-                    applied = member.catchUpCreated(created);
-
-                if (!deleted.isEmpty())
-                    member.onDeleted(deleted);
-            }
-
-            if (member.excluded()) {
-                onExcluded();
-                return;
-            }
-
-            if (state != State.JOINED)
-                return;
-
-            if (aliveDirty) {
-                aliveDirty = false;
-                alive = aliveIds();
-            }
-
-            if (!alive.contains(local.id())) {
-                onExcluded();
-                return;
-            }
-
-            // A client with no server left (the cluster stopped or restarts) rejoins whatever comes up next.
-            if (local.isClient() && member.topology().oldestServer(alive) == null) {
-                onExcluded();
-                return;
-            }
-
-            settleRole(alive);
-
-            if (crd != null) {
-                crd.step(alive);
-                tick.schedule();
-            }
-
-            ack(applied);
-        }
-        catch (FencedException e) {
-            log.info(e.getMessage());
-            resign();
-            markAllDirty();
-            trigger();
-        }
-        catch (IgniteSpiException e) {
-            // A corrupt log entry: never skip it, that would fork this node's view. Fail loudly instead.
-            log.error("Discovery cannot go on: " + e.getMessage(), e);
-            segmented();
-        }
-        catch (Exception e) {
-            if (state == State.JOINED) {
-                log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
-                markAllDirty();
-                worker.schedule(this::trigger, 200, TimeUnit.MILLISECONDS);
-            }
-        }
-    }
-
-    private static List<String> drain(java.util.Queue<String> q) {
-        List<String> out = new java.util.ArrayList<>();
-
-        for (String s = q.poll(); s != null; s = q.poll())
-            out.add(s);
-
-        return out;
-    }
-
-    private void markAllDirty() {
-        logDirty = true;
-        aliveDirty = true;
-    }
-
-    private Set<UUID> aliveIds() throws Exception {
-        Set<UUID> ids = new HashSet<>();
-
-        for (String name : store.children(paths.alive)) {
-            UUID id = ZkPaths.nodeId(name);
-
-            if (id != null)
-                ids.add(id);
-        }
-
-        return ids;
-    }
-
-    private void settleRole(Set<UUID> alive) throws Exception {
-        ZkIonClusterNode oldest = member.topology().oldestServer(alive);
-        boolean mine = oldest == local;
-
-        if (mine && crd == null) {
-            crd = new Coordinator(store, codec, formats, objects, member, host, local, metrics, snapshots, notifier,
-                this::trigger);
-        }
-        else if (!mine && crd != null)
-            resign();
-    }
-
-    private void resign() {
-        if (crd != null) {
-            crd.close();
-            crd = null;
-        }
-    }
-
-    /** A run on the discovery thread after a delay, scheduled once at a time; used on that thread only. */
-    private final class Delayed {
-        private final long ms;
-        private final Runnable action;
-        private boolean pending;
-
-        Delayed(long ms, Runnable action) {
-            this.ms = ms;
-            this.action = action;
-        }
-
-        boolean pending() {
-            return pending;
-        }
-
-        /** Schedules the run, unless one is pending already. */
-        void schedule() {
-            if (pending)
-                return;
-
-            pending = true;
-
-            try {
-                worker.schedule(() -> {
-                    pending = false;
-                    action.run();
-                }, ms, TimeUnit.MILLISECONDS);
-            }
-            catch (java.util.concurrent.RejectedExecutionException ignored) {
-                // Stopping.
-            }
-        }
-    }
-
-    /** Writes this node's ack soon after a message whose ack is awaited, later after other events, at once after many. */
-    private void ack(Applied applied) throws Exception {
-        unacked += applied.events;
-
-        if (member.lastEventId() <= ackWritten)
-            return;
-
-        if (unacked >= ACK_EVERY)
-            writeAck(member.lastEventId());
-        else if (applied.ackAwaited && !ackSoon.pending())
-            ackSoon.schedule();
-        else
-            ackLater.schedule();
-    }
-
-    private void delayedAck() {
-        try {
-            if (state == State.JOINED && member.lastEventId() > ackWritten)
-                writeAck(member.lastEventId());
-        }
-        catch (Exception e) {
-            log.warning("Failed to write ack: " + e);
-        }
-    }
-
-    private void writeAck(long last) throws Exception {
-        List<String> names = formats.wireNames();
-
-        store.setData(paths.alive(local.id()), codec.encode(new AliveInfo(local.isClient(), names, last)));
-        ackWritten = last;
-        unacked = 0;
-    }
-
-
-    // ---- Losing the cluster.
-
-    private long currentSession() {
-        try {
-            return store.client().getZookeeperClient().getZooKeeper().getSessionId();
-        }
-        catch (Exception e) {
-            return -1;
-        }
-    }
-
-    private void onConnectionState(ConnectionState s) {
-        if (s == ConnectionState.RECONNECTED) {
-            markAllDirty(); // Watches may have missed changes while disconnected.
-            trigger(); // Same session or a new one: the cycle tells which.
-        }
-
-        if (s == ConnectionState.LOST) {
-            metrics.onConnectionLoss();
-
-            // The session lost is the one joined with now; once a rejoin has replaced it, this news is stale.
-            long lost = sessionId;
-
-            try {
-                worker.execute(() -> {
-                    if (sessionId == lost)
-                        onExcluded();
-                });
-            }
-            catch (java.util.concurrent.RejectedExecutionException ignored) {
-                // Stopping.
-            }
-        }
-    }
-
-    /** This node is out: its session is gone, or the cluster declared it failed. */
-    private void onExcluded() {
-        if (state != State.JOINED)
-            return;
-
-        resign();
-
-        if (local.isClient() && clientReconnect)
-            reconnect();
-        else
-            segmented();
-    }
-
-    private void segmented() {
-        if (state == State.STOPPED)
-            return;
-
-        state = State.STOPPED;
-        resign();
-        closeWatches();
-
-        Topology top = member == null ? Topology.EMPTY : member.topology();
-
-        log.warning("This node is no longer part of the cluster (its ZooKeeper session or membership was lost)");
-        notifier.segmented(Math.max(1, top.topVer()), local, top.contains(local.id()) ? top.nodes()
-            : java.util.Collections.singletonList(local));
-    }
-
-    /** A client rejoins under a new id, with DISCONNECTED before and RECONNECTED after, as Ignite expects. */
-    private void reconnect() {
-        state = State.DISCONNECTED;
-        closeWatches();
-
-        Topology top = member.topology();
-
-        notifier.disconnected(top.topVer(), local, top.nodes());
-
-        UUID oldId = local.id();
-
-        store.deleteQuietly(paths.alive(oldId));
-        local.newId(UUID.randomUUID());
-        local.attributes(host.nodeAttributes());
-
-        log.info("Client node rejoining [oldId=" + oldId + ", newId=" + local.id() + ']');
-
-        try {
-            hooks.beforeReconnect();
-            hooks.beforeJoin();
-
-            newJoiner().join(this::newMember);
-
-            ackWritten = member.lastEventId() - 1;
-
-            notifier.reconnected(member.topology().topVer(), local, member.topology().nodes());
-
-            startWatches();
-            trigger();
-        }
-        catch (Exception e) {
-            if (state == State.STOPPED)
-                return; // Stopped while rejoining: nothing to report.
-
-            log.error("Client node failed to rejoin: " + e, e);
-            state = State.JOINED; // So that segmented() reports it.
-            segmented();
-        }
+        loop.shutdown();
     }
 
     /** Closes this node's ZooKeeper session abruptly, as a crash would, and lets the node find itself excluded. */
     public void simulateFailure() {
-        // The ZooKeeper handle first: that ends the session at once, as a crash would (Curator's own close first
-        // winds down its services). Then the whole client, so that every pending call fails fast and the
-        // discovery thread gets to the exclusion instead of retrying on a dead handle.
-        try {
-            store.client().getZookeeperClient().getZooKeeper().close();
-        }
-        catch (Exception ignored) {
-            // Closed by Curator below anyway.
-        }
-
-        store.client().close();
-
-        submit(this::onExcluded);
+        sessionLoss.simulateFailure();
     }
 
     public void hooks(TestHooks hooks) {
-        this.hooks = hooks == null ? TestHooks.NONE : hooks;
+        ctx.hooks(hooks);
     }
 
     /** Ignite asked a client to reconnect. */
     public void clientReconnect() {
-        submit(this::onExcluded);
+        sessionLoss.excludeSoon();
     }
 
     // ---- Queries and requests from Ignite.
 
     public State state() {
-        return state;
+        return lifecycle.state();
     }
 
     public Topology topology() {
-        Member m = member;
-
-        return m == null ? Topology.EMPTY : m.topology();
+        return membership.topology();
     }
 
     public long gridStartTime() {
-        ClusterState s = joinedState;
+        ClusterState s = membership.joinedState();
 
         return s == null ? 0 : s.gridStartTime;
     }
 
     public ClusterNode coordinator() {
-        Topology t = topology();
-
-        for (ClusterNode n : t.nodes()) {
-            if (!n.isClient())
-                return n;
-        }
-
-        return null;
+        return queries.coordinator();
     }
 
     public boolean pingNode(UUID id) {
-        if (local.id().equals(id))
-            return true;
-
-        if (!topology().contains(id))
-            return false;
-
-        try {
-            return store.exists(paths.alive(id));
-        }
-        catch (Exception e) {
-            log.warning("Failed to ping " + id + " through ZooKeeper: " + e);
-            return false;
-        }
+        return queries.pingNode(id);
     }
 
     public boolean knownNode(UUID id) {
-        try {
-            return topology().contains(id) || store.exists(paths.alive(id));
-        }
-        catch (Exception e) {
-            return false;
-        }
+        return queries.knownNode(id);
     }
 
     /** Removes a client's alive node; the coordinator then reports it failed, and the client rejoins or stops. */
     public void failNode(UUID id, String warning) {
-        ZkIonClusterNode n = topology().node(id);
-
-        if (n == null || !n.isClient()) {
-            log.warning("Only client nodes can be failed through discovery; ignoring the request for " + id
-                + (warning != null ? " (" + warning + ")" : ""));
-            return;
-        }
-
-        store.deleteQuietly(paths.alive(id));
+        queries.failNode(id, warning);
     }
 
-    /**
-     * Sends a custom message. A plain message goes straight into the log, one ZooKeeper write, checked against
-     * the log gate: the log's order is the cluster's order. It goes through the coordinator's queue instead when
-     * it is mutable (Ignite expects the coordinator to see it first), when the gate is closed (the coordinator is
-     * taking a join in), or while an earlier message of this node waits there (this node's messages keep their
-     * order).
-     */
+    /** Sends a custom message through the log, or through the coordinator's queue where it must. */
     public void sendCustom(DiscoverySpiCustomMessage msg) {
-        if (state == State.DISCONNECTED)
-            throw new org.apache.ignite.IgniteClientDisconnectedException(null, "Client node is disconnected");
-
-        if (state != State.JOINED)
-            throw new IgniteException("Failed to send a custom message: this node is not in the cluster (" + state + ')');
-
-        if (!hooks.beforeSend(msg))
-            return;
-
-        byte[] data = objects.marshal(msg);
-
-        try {
-            synchronized (sendLock) {
-                for (int attempt = 0; attempt < MAX_APPEND_ATTEMPTS && !msg.isMutable() && !queuedAhead(); attempt++) {
-                    LogGate.Seen<GateState> open = gate.openOrNull();
-
-                    if (open == null)
-                        break;
-
-                    if (append(data, open.value.format, open.version) != null)
-                        return;
-
-                    gate.invalidate(); // It moved since it was read: read it again.
-                    metrics.onGateWait();
-                }
-
-                queued.add(append(data, joinedState.format, -1));
-            }
-        }
-        catch (Exception e) {
-            throw new IgniteException("Failed to send a custom message through ZooKeeper: " + e, e);
-        }
-    }
-
-    /** @return Whether a message this node queued for the coordinator is not in the log yet. */
-    private boolean queuedAhead() throws Exception {
-        // The coordinator deletes a queued message in the same multi that logs it.
-        for (java.util.Iterator<String> it = queued.iterator(); it.hasNext(); ) {
-            if (!store.exists(it.next()))
-                it.remove();
-        }
-
-        return !queued.isEmpty();
-    }
-
-    /**
-     * Writes one custom message into the log, checked against the gate at {@code gateVersion}, or, if that is
-     * negative, into the coordinator's queue.
-     *
-     * @return The path created, or null if the gate moved.
-     */
-    private String append(byte[] data, String format, int gateVersion) throws Exception {
-        FormatId fmt = FormatId.ofWireName(format);
-        List<DiscoveryEvent> events = java.util.Collections.singletonList(DiscoveryEvent.custom(0, 0, local.id(), data));
-        LogEntryWriter.Draft p = gateVersion >= 0
-            ? entries.logEntry(member.clusterId(), 0, events, fmt == null ? FormatId.ION_1 : fmt)
-            : entries.queued(member.clusterId(), events, fmt == null ? FormatId.ION_1 : fmt);
-        List<org.apache.curator.framework.api.transaction.CuratorOp> ops = new java.util.ArrayList<>(p.prepared.ops);
-
-        if (gateVersion >= 0)
-            ops.add(gate.checkOp(gateVersion));
-
-        String created;
-
-        try {
-            created = store.commit(ops).get(0).getResultPath();
-        }
-        catch (org.apache.zookeeper.KeeperException.BadVersionException moved) {
-            return null;
-        }
-
-        metrics.onWritten(p.size);
-
-        return created;
+        sender.send(msg);
     }
 
     public ZkStore store() {
-        return store;
+        return ctx.store();
     }
 
     public long pendingEntries() {
-        Member m = member;
+        Member m = membership.member();
 
         return m == null ? 0 : m.entries().size();
     }
 
     public Collection<ClusterNode> remoteNodes() {
-        List<ClusterNode> out = new java.util.ArrayList<>();
-
-        for (ClusterNode n : topology().nodes()) {
-            if (!n.id().equals(local.id()))
-                out.add(n);
-        }
-
-        return out;
-    }
-
-    // ---- Running things on the discovery thread.
-
-    private Future0 submit(Runnable r) {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-
-        try {
-            worker.execute(() -> {
-                try {
-                    r.run();
-                }
-                finally {
-                    f.complete(null);
-                }
-            });
-        }
-        catch (java.util.concurrent.RejectedExecutionException e) {
-            f.complete(null);
-        }
-
-        return new Future0(f);
-    }
-
-    /** A future waited on with a bound, for stop. */
-    private static final class Future0 {
-        private final CompletableFuture<Void> f;
-
-        Future0(CompletableFuture<Void> f) {
-            this.f = f;
-        }
-
-        void await(long ms) {
-            try {
-                f.get(ms, TimeUnit.MILLISECONDS);
-            }
-            catch (Exception ignored) {
-                // Bounded on purpose: stop must not hang on a stuck listener.
-            }
-        }
+        return queries.remoteNodes();
     }
 }

@@ -1,0 +1,138 @@
+package io.zkion.discovery.engine;
+
+import io.zkion.discovery.coordinator.FencedException;
+import io.zkion.discovery.engine.NodeEngine.State;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.member.Applied;
+import io.zkion.discovery.member.Member;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.spi.IgniteSpiException;
+
+/**
+ * One cycle, on the discovery thread: catch up with the log, check this node is still in the cluster, settle
+ * who coordinates and let the coordinator work, then ack.
+ */
+final class DiscoveryCycle {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ZkIonClusterNode local;
+    private final IgniteLogger log;
+    private final Lifecycle lifecycle;
+    private final Membership membership;
+    private final LogWatch watch;
+    private final RoleSwitch role;
+    private final AckWriter acks;
+    private final SessionLoss sessionLoss;
+    private final DiscoveryLoop loop;
+
+    /** The alive/ listing, kept between cycles and listed anew when the watch says it changed. */
+    private Set<UUID> alive = new HashSet<>();
+
+    DiscoveryCycle(EngineContext ctx, Lifecycle lifecycle, Membership membership, LogWatch watch, RoleSwitch role,
+        AckWriter acks, SessionLoss sessionLoss, DiscoveryLoop loop) {
+        this.store = ctx.store();
+        this.paths = ctx.paths();
+        this.local = ctx.local();
+        this.log = ctx.log();
+        this.lifecycle = lifecycle;
+        this.membership = membership;
+        this.watch = watch;
+        this.role = role;
+        this.acks = acks;
+        this.sessionLoss = sessionLoss;
+        this.loop = loop;
+    }
+
+    void run() {
+        if (!lifecycle.is(State.JOINED))
+            return;
+
+        try {
+            Member member = membership.member();
+
+            if (membership.sessionReplaced()) {
+                sessionLoss.onExcluded(); // A new session: this node's alive znode went with the old one.
+                return;
+            }
+
+            Applied applied = new Applied();
+
+            if (watch.takeLogDirty())
+                applied = member.catchUp();
+            else {
+                List<String> created = watch.drainCreated();
+                List<String> deleted = watch.drainDeleted();
+
+                if (!created.isEmpty())
+                    applied = member.catchUpCreated(created);
+
+                if (!deleted.isEmpty())
+                    member.onDeleted(deleted);
+            }
+
+            if (member.excluded()) {
+                sessionLoss.onExcluded();
+                return;
+            }
+
+            if (!lifecycle.is(State.JOINED))
+                return;
+
+            if (watch.takeAliveDirty())
+                alive = aliveIds();
+
+            if (!alive.contains(local.id())) {
+                sessionLoss.onExcluded();
+                return;
+            }
+
+            // A client with no server left (the cluster stopped or restarts) rejoins whatever comes up next.
+            if (local.isClient() && member.topology().oldestServer(alive) == null) {
+                sessionLoss.onExcluded();
+                return;
+            }
+
+            role.settle(alive);
+            role.step(alive);
+
+            acks.ack(applied);
+        }
+        catch (FencedException e) {
+            log.info(e.getMessage());
+            role.resign();
+            watch.markAllDirty();
+            loop.trigger();
+        }
+        catch (IgniteSpiException e) {
+            // A corrupt log entry: never skip it, that would fork this node's view. Fail loudly instead.
+            log.error("Discovery cannot go on: " + e.getMessage(), e);
+            sessionLoss.segmented();
+        }
+        catch (Exception e) {
+            if (lifecycle.is(State.JOINED)) {
+                log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
+                watch.markAllDirty();
+                loop.triggerAfter(200);
+            }
+        }
+    }
+
+    private Set<UUID> aliveIds() throws Exception {
+        Set<UUID> ids = new HashSet<>();
+
+        for (String name : store.children(paths.alive)) {
+            UUID id = ZkPaths.nodeId(name);
+
+            if (id != null)
+                ids.add(id);
+        }
+
+        return ids;
+    }
+}

@@ -1,0 +1,111 @@
+package io.zkion.discovery.engine;
+
+import io.zkion.discovery.codec.msg.GateState;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.ignite.spi.IgniteSpiException;
+
+/** The engine's side of a join: the layout in ZooKeeper, the handshake on the discovery thread, the wait for it. */
+final class Joining {
+    private final EngineContext ctx;
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final Membership membership;
+    private final AckWriter acks;
+    private final LogWatch watch;
+    private final DiscoveryLoop loop;
+
+    Joining(EngineContext ctx, Membership membership, AckWriter acks, LogWatch watch, DiscoveryLoop loop) {
+        this.ctx = ctx;
+        this.store = ctx.store();
+        this.paths = ctx.paths();
+        this.membership = membership;
+        this.acks = acks;
+        this.watch = watch;
+        this.loop = loop;
+    }
+
+    /** Creates the znodes every node needs, and refuses a root that holds another discovery's. */
+    void prepareLayout() {
+        try {
+            store.ensureLayout();
+            store.createIfAbsent(paths.gate,
+                ctx.codec().encode(new GateState(true, ctx.formats().preferred().wireName())));
+            refuseStockLayout();
+        }
+        catch (IgniteSpiException e) {
+            throw e;
+        }
+        catch (Exception e) {
+            throw new IgniteSpiException("Failed to prepare " + paths.root + " in ZooKeeper: " + e, e);
+        }
+    }
+
+    private void refuseStockLayout() throws Exception {
+        if (store.exists(paths.root + "/e") || store.exists(paths.root + "/jd")) {
+            throw new IgniteSpiException(paths.root + " holds the znodes of Ignite's stock ZookeeperDiscoverySpi: "
+                + "give ZkIonDiscoverySpi its own zkRootPath (the two layouts cannot share a root)");
+        }
+    }
+
+    /** The first join, on the discovery thread: the handshake, the watches, then the first cycle. */
+    CompletableFuture<Void> joinAsync(Runnable firstCycle) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+
+        loop.execute(() -> {
+            try {
+                join();
+
+                watch.start();
+                firstCycle.run();
+
+                done.complete(null);
+            }
+            catch (Throwable e) {
+                done.completeExceptionally(e);
+            }
+        });
+
+        return done;
+    }
+
+    /** Waits for a join, telling every 10 seconds that it still does. */
+    void awaitJoin(CompletableFuture<Void> fut, String what) {
+        while (true) {
+            try {
+                fut.get(10, TimeUnit.SECONDS);
+
+                return;
+            }
+            catch (TimeoutException e) {
+                ctx.log().info(what + " [node=" + ctx.local().id() + ", root=" + paths.root + ']');
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IgniteSpiException("Interrupted while joining", e);
+            }
+            catch (ExecutionException e) {
+                Throwable c = e.getCause();
+
+                if (c instanceof IgniteSpiException)
+                    throw (IgniteSpiException)c;
+
+                throw new IgniteSpiException("Failed to join: " + c, c);
+            }
+        }
+    }
+
+    /** The handshake of a join or a client's rejoin, on the discovery thread; the node is JOINED after it. */
+    void join() throws Exception {
+        ctx.hooks().beforeJoin();
+
+        new Joiner(store, ctx.codec(), ctx.formats(), ctx.objects(), ctx.host(), ctx.local(), ctx.notifier(),
+            ctx.snapshots(), ctx.joinTimeout()).join(membership::adopt);
+
+        acks.joined();
+    }
+}

@@ -1,0 +1,93 @@
+package io.zkion.discovery.engine;
+
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.ignite.IgniteLogger;
+import org.apache.zookeeper.KeeperException;
+
+/** A graceful stop's work in ZooKeeper: this node's left/ marker, or, from the last node out, the whole cluster. */
+final class Leaving {
+    /** How long a stopping node waits for ZooKeeper to take its left/ marker. */
+    private static final long LEAVE_MARK_WAIT_MS = 3_000;
+
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ZkIonClusterNode local;
+    private final IgniteLogger log;
+
+    Leaving(EngineContext ctx) {
+        this.store = ctx.store();
+        this.paths = ctx.paths();
+        this.local = ctx.local();
+        this.log = ctx.log();
+    }
+
+    /** Writes this node's left/ marker, waiting a bounded time: a stop must not hang on an unreachable ZooKeeper. */
+    boolean markLeaving() {
+        CompletableFuture<Integer> rc = new CompletableFuture<>();
+
+        try {
+            store.client().create().inBackground((c, e) -> rc.complete(e.getResultCode())).forPath(paths.left(local.id()));
+
+            int code = rc.get(LEAVE_MARK_WAIT_MS, TimeUnit.MILLISECONDS);
+
+            if (code == KeeperException.Code.OK.intValue() || code == KeeperException.Code.NODEEXISTS.intValue())
+                return true;
+
+            log.warning("Failed to mark this node as leaving (ZooKeeper result " + code + "); the others will see it fail");
+        }
+        catch (TimeoutException e) {
+            log.warning("ZooKeeper did not take this node's leaving mark within " + LEAVE_MARK_WAIT_MS
+                + " ms; the others will see it fail");
+        }
+        catch (Exception e) {
+            log.warning("Failed to mark this node as leaving; the others will see it fail: " + e);
+        }
+
+        return false;
+    }
+
+    /**
+     * The last node out takes the cluster's persistent nodes with it. A node joining meanwhile keeps its request,
+     * its data znode and their parts: it founds the next cluster or joins one.
+     */
+    void removeCluster() {
+        Set<String> joiningParts = new HashSet<>();
+
+        try {
+            for (String name : store.children(paths.join)) {
+                joiningParts.addAll(store.partsOf(paths.join + "/" + name));
+                joiningParts.addAll(store.partsOf(paths.nodes + "/" + name));
+            }
+        }
+        catch (Exception e) {
+            log.warning("Failed to list the joining nodes' parts; leaving " + paths.parts + " as it is: " + e);
+            joiningParts = null;
+        }
+
+        for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left, paths.nodes, paths.parts}) {
+            if (dir.equals(paths.parts) && joiningParts == null)
+                continue;
+
+            try {
+                for (String name : dir.equals(paths.nodes) ? store.dataZnodesNotJoining() : store.children(dir)) {
+                    String path = dir + "/" + name;
+
+                    if (joiningParts == null || !joiningParts.contains(path))
+                        store.deleteQuietly(path);
+                }
+            }
+            catch (Exception e) {
+                log.warning("Failed to clean " + dir + ": " + e);
+            }
+        }
+
+        store.deleteQuietly(paths.state);
+    }
+}

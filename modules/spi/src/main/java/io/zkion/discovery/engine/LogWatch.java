@@ -1,0 +1,141 @@
+package io.zkion.discovery.engine;
+
+import io.zkion.discovery.zk.ZkPaths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.watch.PersistentWatcher;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * The watches on log/ and alive/, and what they reported since the last cycle. Each report schedules a cycle;
+ * the cycle takes what was reported.
+ */
+final class LogWatch {
+    private final CuratorFramework client;
+    private final ZkPaths paths;
+    private final DiscoveryLoop loop;
+
+    /**
+     * What changed since the last cycle, as the watches report it: a cycle lists only what changed, which
+     * saves ZooKeeper round trips on every event. Cleared before listing, so news that arrives meanwhile
+     * sets it again and schedules another cycle.
+     */
+    private volatile boolean logDirty = true;
+
+    /** Log entries the watch announced created or deleted, by name, not yet handled by a cycle. */
+    private final Queue<String> logCreated = new ConcurrentLinkedQueue<>();
+    private final Queue<String> logDeleted = new ConcurrentLinkedQueue<>();
+    private volatile boolean aliveDirty = true;
+
+    /** Started and closed on the discovery thread only. */
+    private PersistentWatcher logWatch;
+    private PersistentWatcher aliveWatch;
+
+    LogWatch(EngineContext ctx, DiscoveryLoop loop) {
+        this.client = ctx.client();
+        this.paths = ctx.paths();
+        this.loop = loop;
+    }
+
+    /** Starts the watches anew, with everything marked changed. */
+    void start() {
+        close();
+        markAllDirty();
+
+        // Recursive, so that each new entry arrives by name and a cycle reads it without listing the log first.
+        logWatch = new PersistentWatcher(client, paths.log, true);
+        logWatch.getListenable().addListener(e -> {
+            String path = e.getPath();
+            boolean entry = path != null && path.startsWith(paths.log + "/");
+
+            if (entry && e.getType() == Watcher.Event.EventType.NodeCreated)
+                logCreated.add(path.substring(paths.log.length() + 1));
+            else if (entry && e.getType() == Watcher.Event.EventType.NodeDeleted)
+                logDeleted.add(path.substring(paths.log.length() + 1));
+            else
+                logDirty = true;
+
+            loop.trigger();
+        });
+        // Registered anew (at start, after a reconnect): what was created before is listed, not announced.
+        logWatch.getResetListenable().addListener(() -> {
+            logDirty = true;
+            loop.trigger();
+        });
+        logWatch.start();
+
+        aliveWatch = new PersistentWatcher(client, paths.alive, false);
+        aliveWatch.getListenable().addListener(e -> {
+            aliveDirty = true;
+            loop.trigger();
+        });
+        aliveWatch.start();
+    }
+
+    void close() {
+        for (PersistentWatcher w : new PersistentWatcher[] {logWatch, aliveWatch}) {
+            if (w != null)
+                w.close();
+        }
+
+        logWatch = aliveWatch = null;
+    }
+
+    /** Makes the next cycle list log/ and alive/ afresh. */
+    void markAllDirty() {
+        logDirty = true;
+        aliveDirty = true;
+    }
+
+    /** Makes the next cycle list alive/ afresh. */
+    void markAliveDirty() {
+        aliveDirty = true;
+    }
+
+    /**
+     * @return Whether the log must be listed whole; if so, the entries announced are dropped with the flag.
+     *      Cleared before listing: whatever the watch announces from here is applied next, or skipped as seen.
+     */
+    boolean takeLogDirty() {
+        if (!logDirty)
+            return false;
+
+        logDirty = false;
+        logCreated.clear();
+        logDeleted.clear();
+
+        return true;
+    }
+
+    /** @return Whether alive/ must be listed; cleared before listing, as the log's flag. */
+    boolean takeAliveDirty() {
+        if (!aliveDirty)
+            return false;
+
+        aliveDirty = false;
+
+        return true;
+    }
+
+    /** @return The log entries announced created since the last call, by name. */
+    List<String> drainCreated() {
+        return drain(logCreated);
+    }
+
+    /** @return The log entries announced deleted since the last call, by name. */
+    List<String> drainDeleted() {
+        return drain(logDeleted);
+    }
+
+    private static List<String> drain(Queue<String> q) {
+        List<String> out = new ArrayList<>();
+
+        for (String s = q.poll(); s != null; s = q.poll())
+            out.add(s);
+
+        return out;
+    }
+}

@@ -1,0 +1,135 @@
+package io.zkion.discovery.engine;
+
+import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.codec.event.FormatId;
+import io.zkion.discovery.codec.msg.GateState;
+import io.zkion.discovery.engine.NodeEngine.State;
+import io.zkion.discovery.log.LogEntryWriter;
+import io.zkion.discovery.member.Member;
+import io.zkion.discovery.zk.LogGate;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.ignite.IgniteClientDisconnectedException;
+import org.apache.ignite.IgniteException;
+import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.zookeeper.KeeperException;
+
+/**
+ * Sends this node's custom messages, on the caller's thread. A plain message goes straight into the log, one
+ * ZooKeeper write, checked against the log gate: the log's order is the cluster's order. It goes through the
+ * coordinator's queue instead when it is mutable (Ignite expects the coordinator to see it first), when the gate
+ * is closed (the coordinator is taking a join in), or while an earlier message of this node waits there (this
+ * node's messages keep their order).
+ */
+final class MessageSender {
+    /** Appends of one message in a row that met a moving gate, before it goes through the coordinator instead. */
+    private static final int MAX_APPEND_ATTEMPTS = 3;
+
+    private final EngineContext ctx;
+    private final ZkStore store;
+    private final Lifecycle lifecycle;
+    private final Membership membership;
+    private final LogGate<GateState> gate;
+    private final Object sendLock = new Object();
+
+    /** Paths of this node's messages in the coordinator's queue, not known to be logged yet. */
+    private final List<String> queued = new ArrayList<>();
+
+    MessageSender(EngineContext ctx, Lifecycle lifecycle, Membership membership) {
+        this.ctx = ctx;
+        this.store = ctx.store();
+        this.lifecycle = lifecycle;
+        this.membership = membership;
+
+        ZkPaths paths = ctx.paths();
+
+        this.gate = new LogGate<>(ctx.client(), paths.gate, data -> ctx.codec().decodeGate(data, paths.gate),
+            g -> g.open);
+    }
+
+    void send(DiscoverySpiCustomMessage msg) {
+        State state = lifecycle.state();
+
+        if (state == State.DISCONNECTED)
+            throw new IgniteClientDisconnectedException(null, "Client node is disconnected");
+
+        if (state != State.JOINED)
+            throw new IgniteException("Failed to send a custom message: this node is not in the cluster (" + state + ')');
+
+        if (!ctx.hooks().beforeSend(msg))
+            return;
+
+        byte[] data = ctx.objects().marshal(msg);
+
+        try {
+            synchronized (sendLock) {
+                for (int attempt = 0; attempt < MAX_APPEND_ATTEMPTS && !msg.isMutable() && !queuedAhead(); attempt++) {
+                    LogGate.Seen<GateState> open = gate.openOrNull();
+
+                    if (open == null)
+                        break;
+
+                    if (append(data, open.value.format, open.version) != null)
+                        return;
+
+                    gate.invalidate(); // It moved since it was read: read it again.
+                    ctx.metrics().onGateWait();
+                }
+
+                queued.add(append(data, membership.joinedState().format, -1));
+            }
+        }
+        catch (Exception e) {
+            throw new IgniteException("Failed to send a custom message through ZooKeeper: " + e, e);
+        }
+    }
+
+    /** @return Whether a message this node queued for the coordinator is not in the log yet. */
+    private boolean queuedAhead() throws Exception {
+        // The coordinator deletes a queued message in the same multi that logs it.
+        for (Iterator<String> it = queued.iterator(); it.hasNext(); ) {
+            if (!store.exists(it.next()))
+                it.remove();
+        }
+
+        return !queued.isEmpty();
+    }
+
+    /**
+     * Writes one custom message into the log, checked against the gate at {@code gateVersion}, or, if that is
+     * negative, into the coordinator's queue.
+     *
+     * @return The path created, or null if the gate moved.
+     */
+    private String append(byte[] data, String format, int gateVersion) throws Exception {
+        Member member = membership.member();
+        LogEntryWriter entries = ctx.entries();
+        FormatId fmt = FormatId.ofWireName(format);
+        List<DiscoveryEvent> events = Collections.singletonList(DiscoveryEvent.custom(0, 0, ctx.local().id(), data));
+        LogEntryWriter.Draft p = gateVersion >= 0
+            ? entries.logEntry(member.clusterId(), 0, events, fmt == null ? FormatId.ION_1 : fmt)
+            : entries.queued(member.clusterId(), events, fmt == null ? FormatId.ION_1 : fmt);
+        List<CuratorOp> ops = new ArrayList<>(p.prepared.ops);
+
+        if (gateVersion >= 0)
+            ops.add(gate.checkOp(gateVersion));
+
+        String created;
+
+        try {
+            created = store.commit(ops).get(0).getResultPath();
+        }
+        catch (KeeperException.BadVersionException moved) {
+            return null;
+        }
+
+        ctx.metrics().onWritten(p.size);
+
+        return created;
+    }
+}

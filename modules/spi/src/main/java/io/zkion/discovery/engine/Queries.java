@@ -1,0 +1,89 @@
+package io.zkion.discovery.engine;
+
+import io.zkion.discovery.internal.Topology;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.UUID;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.cluster.ClusterNode;
+
+/** Ignite's questions about the cluster, answered from this node's topology and, where it must, ZooKeeper. */
+final class Queries {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ZkIonClusterNode local;
+    private final IgniteLogger log;
+    private final Membership membership;
+
+    Queries(EngineContext ctx, Membership membership) {
+        this.store = ctx.store();
+        this.paths = ctx.paths();
+        this.local = ctx.local();
+        this.log = ctx.log();
+        this.membership = membership;
+    }
+
+    ClusterNode coordinator() {
+        Topology t = membership.topology();
+
+        for (ClusterNode n : t.nodes()) {
+            if (!n.isClient())
+                return n;
+        }
+
+        return null;
+    }
+
+    boolean pingNode(UUID id) {
+        if (local.id().equals(id))
+            return true;
+
+        if (!membership.topology().contains(id))
+            return false;
+
+        try {
+            return store.exists(paths.alive(id));
+        }
+        catch (Exception e) {
+            log.warning("Failed to ping " + id + " through ZooKeeper: " + e);
+            return false;
+        }
+    }
+
+    boolean knownNode(UUID id) {
+        try {
+            return membership.topology().contains(id) || store.exists(paths.alive(id));
+        }
+        catch (Exception e) {
+            return false;
+        }
+    }
+
+    /** Removes a client's alive node; the coordinator then reports it failed, and the client rejoins or stops. */
+    void failNode(UUID id, String warning) {
+        ZkIonClusterNode n = membership.topology().node(id);
+
+        if (n == null || !n.isClient()) {
+            log.warning("Only client nodes can be failed through discovery; ignoring the request for " + id
+                + (warning != null ? " (" + warning + ")" : ""));
+            return;
+        }
+
+        store.deleteQuietly(paths.alive(id));
+    }
+
+    Collection<ClusterNode> remoteNodes() {
+        List<ClusterNode> out = new ArrayList<>();
+
+        for (ClusterNode n : membership.topology().nodes()) {
+            if (!n.id().equals(local.id()))
+                out.add(n);
+        }
+
+        return out;
+    }
+}

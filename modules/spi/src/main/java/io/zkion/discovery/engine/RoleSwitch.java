@@ -1,0 +1,81 @@
+package io.zkion.discovery.engine;
+
+import io.zkion.discovery.coordinator.Coordinator;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.member.Member;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Whether this node coordinates: the oldest server alive does. Every way into and out of the coordinator's role
+ * goes through here, on the discovery thread.
+ */
+final class RoleSwitch {
+    /** The coordinator's safety net: the longest it goes without a cycle. */
+    private static final long TICK_MS = 2_000;
+
+    private final EngineContext ctx;
+    private final Membership membership;
+    private final DiscoveryLoop loop;
+
+    /**
+     * While coordinating, a cycle runs at least this often with alive/ listed afresh: should a ZooKeeper
+     * notification be lost, a join or a departure waits a tick, not forever.
+     */
+    private final DiscoveryLoop.Delayed tick;
+
+    /** Set while this node coordinates. */
+    private Coordinator crd;
+
+    RoleSwitch(EngineContext ctx, Membership membership, LogWatch watch, DiscoveryLoop loop) {
+        this.ctx = ctx;
+        this.membership = membership;
+        this.loop = loop;
+        this.tick = loop.delayed(TICK_MS, () -> {
+            watch.markAliveDirty();
+            loop.trigger();
+        });
+    }
+
+    boolean isCoordinator() {
+        return crd != null;
+    }
+
+    /** @return Whether this node coordinates and sees no other node alive. */
+    boolean coordinatesAlone() {
+        return crd != null && crd.aliveIds().size() <= 1;
+    }
+
+    /** Takes the role up or gives it up, as the oldest server among {@code alive} is this node or not. */
+    void settle(Set<UUID> alive) throws Exception {
+        ZkIonClusterNode oldest = membership.member().topology().oldestServer(alive);
+        boolean mine = oldest == ctx.local();
+
+        if (mine && crd == null)
+            becomeCoordinator();
+        else if (!mine && crd != null)
+            resign();
+    }
+
+    /** Lets the coordinator work, if this node is it. */
+    void step(Set<UUID> alive) throws Exception {
+        if (crd != null) {
+            crd.step(alive);
+            tick.schedule();
+        }
+    }
+
+    void resign() {
+        if (crd != null) {
+            crd.close();
+            crd = null;
+        }
+    }
+
+    private void becomeCoordinator() throws Exception {
+        Member member = membership.member();
+
+        crd = new Coordinator(ctx.store(), ctx.codec(), ctx.formats(), ctx.objects(), member, ctx.host(), ctx.local(),
+            ctx.metrics(), ctx.snapshots(), ctx.notifier(), loop::trigger);
+    }
+}
