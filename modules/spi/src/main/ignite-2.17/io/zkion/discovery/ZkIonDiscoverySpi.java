@@ -27,7 +27,7 @@ public class ZkIonDiscoverySpi extends AbstractZkIonDiscoverySpi {
 
     /** Ignite's test hook: lets its tests hold joins and drop custom messages. */
     @Override public void setInternalListener(IgniteDiscoverySpiInternalListener lsnr) {
-        testHooks(lsnr == null ? null : new io.zkion.discovery.internal.TestHooks() {
+        testHooks(lsnr == null ? null : new io.zkion.discovery.internal.InternalListenerHooks() {
             @Override public void beforeJoin() {
                 lsnr.beforeJoin(getLocalNode(), log);
             }

@@ -71,7 +71,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     private transient ZkIonClusterNode locNode;
     private transient CuratorFramework client;
     private transient volatile NodeEngine engine;
-    private transient volatile io.zkion.discovery.internal.TestHooks hooks;
+    private transient volatile io.zkion.discovery.internal.InternalListenerHooks hooks;
     private final transient DiscoveryMetrics metrics = new DiscoveryMetrics();
 
     // ---- Configuration, named and meant as on Ignite's ZookeeperDiscoverySpi.
@@ -459,7 +459,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     /** Installs test hooks; the 2.17 SPI adapts Ignite's internal listener to them. */
-    protected void testHooks(io.zkion.discovery.internal.TestHooks hooks) {
+    protected void testHooks(io.zkion.discovery.internal.InternalListenerHooks hooks) {
         this.hooks = hooks;
 
         NodeEngine e = engine;

@@ -30,7 +30,7 @@ public class ClientReconnectTest extends ZkIonTestSupport {
 
         UUID before = c.cluster().localNode().id();
 
-        spiOf(c).engine().store().client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+        spiOf(c).engine().expireSessionForTest();
 
         await("client reconnected", 60_000, () -> clientEvents.size() >= 2);
 

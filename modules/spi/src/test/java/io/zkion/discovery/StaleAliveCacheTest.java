@@ -1,8 +1,7 @@
 package io.zkion.discovery;
 
-import java.lang.reflect.Field;
 import java.util.List;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
+import io.zkion.discovery.coordinator.Coordinator;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.junit.Test;
@@ -21,7 +20,7 @@ public class StaleAliveCacheTest extends ZkIonTestSupport {
         Ignite a = start("a");
         List<String> seen = record(crd);
 
-        aliveCacheOf(crd).close();
+        closeAliveCacheOf(crd);
 
         Ignite b = start("b");
 
@@ -38,22 +37,12 @@ public class StaleAliveCacheTest extends ZkIonTestSupport {
         assertTrue("A live node was failed: " + seen, seen.stream().noneMatch(s -> s.startsWith("NODE_FAILED")));
     }
 
-    /** Reaches into the engine: the cache is the coordinator's own, and nothing outside needs it. */
-    private static CuratorCache aliveCacheOf(Ignite n) throws Exception {
-        Object engine = spiOf(n).engine();
-        Object crd = field(field(engine, "role"), "crd");
+    private static void closeAliveCacheOf(Ignite n) {
+        Coordinator crd = spiOf(n).engine().coordinatorForTest();
 
         if (crd == null)
             throw new AssertionError(n.name() + " is not the coordinator");
 
-        return (CuratorCache)field(crd, "alive");
-    }
-
-    private static Object field(Object o, String name) throws Exception {
-        Field f = o.getClass().getDeclaredField(name);
-
-        f.setAccessible(true);
-
-        return f.get(o);
+        crd.closeAliveCacheForTest();
     }
 }

@@ -31,9 +31,6 @@ import org.apache.curator.framework.recipes.cache.ChildData;
  * the work and opens the gate with its commit. Members' appends check the gate's version, so none lands between.
  */
 public final class Coordinator implements AutoCloseable {
-    /** How a refusal of a join request this coordinator cannot read starts; older releases word it the same. */
-    public static final String UNREADABLE_REQUEST = "The coordinator could not read the join request";
-
     private final Member member;
     private final FencedLogWriter writer;
     private final AliveView alive;

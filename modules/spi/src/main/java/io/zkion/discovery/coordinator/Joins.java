@@ -45,6 +45,9 @@ import org.apache.zookeeper.KeeperException;
  * closing of the gate: Ignite collects each joiner's data with the log's tail standing still.
  */
 final class Joins {
+    /** The reason given with a refusal of kind {@link Refusal#UNREADABLE_REQUEST}, before what was wrong. */
+    private static final String UNREADABLE_REQUEST = "The coordinator could not read the join request";
+
     private final ZkStore store;
     private final ZkPaths paths;
     private final ControlCodec codec;
@@ -102,7 +105,7 @@ final class Joins {
                 p = store.readPayload(paths.join(id));
             }
             catch (ZkDataException bad) {
-                reject(id, null, aliveNow, Refusal.UNREADABLE_REQUEST, Coordinator.UNREADABLE_REQUEST + ": " + bad.getMessage());
+                reject(id, null, aliveNow, Refusal.UNREADABLE_REQUEST, UNREADABLE_REQUEST + ": " + bad.getMessage());
                 continue;
             }
 
@@ -179,7 +182,7 @@ final class Joins {
             joinData = objects.unmarshal(reqJoinData, what + " joining data");
         }
         catch (RuntimeException ex) { // Corrupt data, a missing data znode, or unreadable parts.
-            reject(id, p, aliveNow, Refusal.UNREADABLE_REQUEST, Coordinator.UNREADABLE_REQUEST + ": " + ex.getMessage());
+            reject(id, p, aliveNow, Refusal.UNREADABLE_REQUEST, UNREADABLE_REQUEST + ": " + ex.getMessage());
             return null;
         }
 

@@ -8,7 +8,7 @@ import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
-import io.zkion.discovery.internal.TestHooks;
+import io.zkion.discovery.internal.InternalListenerHooks;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.log.LogEntryWriter;
 import io.zkion.discovery.zk.ZkPaths;
@@ -33,7 +33,7 @@ final class EngineContext {
     private final long joinTimeout;
     private final boolean clientReconnect;
 
-    private volatile TestHooks hooks = TestHooks.NONE;
+    private volatile InternalListenerHooks hooks = InternalListenerHooks.NONE;
 
     EngineContext(CuratorFramework client, String root, int requestLimit, EventFormats formats, ControlCodec codec,
         ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout, boolean clientReconnect,
@@ -116,11 +116,11 @@ final class EngineContext {
         return clientReconnect;
     }
 
-    TestHooks hooks() {
+    InternalListenerHooks hooks() {
         return hooks;
     }
 
-    void hooks(TestHooks hooks) {
-        this.hooks = hooks == null ? TestHooks.NONE : hooks;
+    void hooks(InternalListenerHooks hooks) {
+        this.hooks = hooks == null ? InternalListenerHooks.NONE : hooks;
     }
 }

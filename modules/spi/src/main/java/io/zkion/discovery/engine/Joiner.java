@@ -12,8 +12,8 @@ import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
+import io.zkion.discovery.codec.msg.JoinResult.Refusal;
 import io.zkion.discovery.codec.msg.NodeData;
-import io.zkion.discovery.coordinator.Coordinator;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
@@ -117,10 +117,10 @@ final class Joiner {
         try {
             attempt(members, nodeBytes, joinData, credBytes, byRef, Attempt.FIRST);
         }
-        catch (IgniteSpiException e) {
+        catch (JoinRefusedException e) {
             // A coordinator of an older release reads only whole requests (or this node's data znode went): once more
             // with one.
-            if (!byRef || e.getMessage() == null || !e.getMessage().startsWith(Coordinator.UNREADABLE_REQUEST))
+            if (!byRef || e.refusal != Refusal.UNREADABLE_REQUEST)
                 throw e;
 
             log.info("The coordinator could not read this node's join request by reference; asking again with the node"
@@ -394,7 +394,7 @@ final class Joiner {
             store.deleteQuietly(paths.alive(id));
             store.deleteQuietly(paths.join(id));
 
-            throw new IgniteSpiException(r.rejection);
+            throw new JoinRefusedException(r.refusal, r.rejection);
         }
 
         TopologySnapshotCodec.Snapshot snap = snapshots.decode(r.snapshot, paths.joined(id) + " snapshot");

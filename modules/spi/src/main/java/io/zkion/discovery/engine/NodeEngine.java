@@ -5,12 +5,13 @@ import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
+import io.zkion.discovery.coordinator.Coordinator;
 import io.zkion.discovery.internal.ObjectCodec;
-import io.zkion.discovery.internal.TestHooks;
+import io.zkion.discovery.internal.InternalListenerHooks;
+import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
-import io.zkion.discovery.zk.ZkStore;
 import java.util.Collection;
 import java.util.UUID;
 import org.apache.curator.framework.CuratorFramework;
@@ -119,7 +120,9 @@ public final class NodeEngine {
         sessionLoss.simulateFailure();
     }
 
-    public void hooks(TestHooks hooks) {
+    /** Installs Ignite's own test hook, adapted; see {@link InternalListenerHooks}. */
+    @TestSeam
+    public void hooks(InternalListenerHooks hooks) {
         ctx.hooks(hooks);
     }
 
@@ -166,8 +169,16 @@ public final class NodeEngine {
         sender.send(msg);
     }
 
-    public ZkStore store() {
-        return ctx.store();
+    /** Has ZooKeeper expire this node's session, as it would after a pause past the session timeout. */
+    @TestSeam
+    public void expireSessionForTest() throws Exception {
+        ctx.store().client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+    }
+
+    /** @return The coordinator's parts, while this node coordinates; null otherwise. */
+    @TestSeam
+    public Coordinator coordinatorForTest() {
+        return role.coordinator();
     }
 
     public long pendingEntries() {

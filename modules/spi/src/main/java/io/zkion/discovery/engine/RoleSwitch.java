@@ -37,6 +37,11 @@ final class RoleSwitch {
         });
     }
 
+    /** @return The coordinator, while this node is it; null otherwise. */
+    Coordinator coordinator() {
+        return crd;
+    }
+
     boolean isCoordinator() {
         return crd != null;
     }

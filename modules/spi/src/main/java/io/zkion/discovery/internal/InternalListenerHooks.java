@@ -3,11 +3,13 @@ package io.zkion.discovery.internal;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 
 /**
- * Hooks Ignite's own tests use to hold a join or drop a message (its {@code IgniteDiscoverySpiInternalListener},
- * which exists in 2.17 only; the SPI of that line adapts it to this).
+ * Adapts Ignite's own test hook, {@code IgniteDiscoverySpiInternalListener}, with which Ignite's tests hold a join
+ * or drop a message. The interface exists in Ignite 2.17 only; the SPI of that line adapts it to this, so that the
+ * engine compiles against either line.
  */
-public interface TestHooks {
-    TestHooks NONE = new TestHooks() {
+@TestSeam
+public interface InternalListenerHooks {
+    InternalListenerHooks NONE = new InternalListenerHooks() {
         @Override public void beforeJoin() {
             // No-op.
         }
