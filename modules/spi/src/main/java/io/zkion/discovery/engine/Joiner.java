@@ -370,7 +370,7 @@ final class Joiner {
     private List<String> deadClusterLeftovers() throws Exception {
         List<String> out = new ArrayList<>();
 
-        for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left}) {
+        for (String dir : paths.clusterOwned()) {
             for (String name : store.children(dir)) {
                 if (!dir.equals(paths.joined) || !name.equals(local.id().toString()))
                     out.add(dir + "/" + name);

@@ -4,7 +4,9 @@ import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -71,23 +73,29 @@ final class Leaving {
             joiningParts = null;
         }
 
-        for (String dir : new String[] {paths.log, paths.custom, paths.joined, paths.left, paths.nodes, paths.parts}) {
-            if (dir.equals(paths.parts) && joiningParts == null)
-                continue;
+        for (String dir : paths.clusterOwned())
+            clean(dir, () -> store.children(dir), null);
 
-            try {
-                for (String name : dir.equals(paths.nodes) ? store.dataZnodesNotJoining() : store.children(dir)) {
-                    String path = dir + "/" + name;
+        clean(paths.nodes, store::dataZnodesNotJoining, null);
 
-                    if (joiningParts == null || !joiningParts.contains(path))
-                        store.deleteQuietly(path);
-                }
-            }
-            catch (Exception e) {
-                log.warning("Failed to clean " + dir + ": " + e);
-            }
-        }
+        if (joiningParts != null)
+            clean(paths.parts, () -> store.children(paths.parts), joiningParts);
 
         store.deleteQuietly(paths.state);
+    }
+
+    /** Removes the children {@code names} lists under {@code dir}, but those in {@code keep}. */
+    private void clean(String dir, Callable<List<String>> names, Set<String> keep) {
+        try {
+            for (String name : names.call()) {
+                String path = dir + "/" + name;
+
+                if (keep == null || !keep.contains(path))
+                    store.deleteQuietly(path);
+            }
+        }
+        catch (Exception e) {
+            log.warning("Failed to clean " + dir + ": " + e);
+        }
     }
 }

@@ -40,7 +40,10 @@ public final class IonStateDump {
         node(sb, paths.state);
         node(sb, paths.gate);
 
-        for (String dir : new String[] {paths.alive, paths.nodes, paths.custom, paths.log, paths.joined, paths.left}) {
+        for (String dir : paths.parents()) {
+            if (dir.equals(paths.parts))
+                continue; // Pieces of the payloads shown here: their manifests name them.
+
             List<String> names = new ArrayList<>(store.children(dir));
 
             Collections.sort(names);

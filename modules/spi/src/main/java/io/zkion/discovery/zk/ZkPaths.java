@@ -48,9 +48,18 @@ public final class ZkPaths {
         parts = root + "/parts";
     }
 
-    /** @return Parents every node makes sure exist at start. */
+    /** @return Every directory under the root: every node makes sure they exist at start. */
     public String[] parents() {
         return new String[] {alive, join, nodes, joined, left, custom, log, parts};
+    }
+
+    /**
+     * @return The directories whose children belong to one cluster alone: the last node out removes them, and the
+     *      founder of the next cluster what a dead one left there. {@link #nodes} and {@link #parts} are not among
+     *      them: they also hold what nodes joining at that moment wrote, which belongs to the next cluster.
+     */
+    public String[] clusterOwned() {
+        return new String[] {log, custom, joined, left};
     }
 
     public String alive(UUID id) {
