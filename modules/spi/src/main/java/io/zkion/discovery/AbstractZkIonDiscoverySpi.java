@@ -15,8 +15,11 @@ import io.zkion.discovery.config.SettingsCheck;
 import io.zkion.discovery.config.ZooKeeperConnector;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
+import io.zkion.discovery.internal.InternalListenerHooks;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.engine.NodeEngine;
+import io.zkion.discovery.internal.TestSeam;
+import io.zkion.discovery.zk.CommitFaults;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.ignite.IgniteException;
 import org.apache.ignite.IgniteLogger;
@@ -71,8 +74,13 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     private transient ZkIonClusterNode locNode;
     private transient CuratorFramework client;
     private transient volatile NodeEngine engine;
-    private transient volatile io.zkion.discovery.internal.InternalListenerHooks hooks;
-    private final transient DiscoveryMetrics metrics = new DiscoveryMetrics();
+    private transient volatile InternalListenerHooks hooks;
+    private transient volatile CommitFaults commitFaults;
+    /**
+     * Created on first use, not inline: an SPI that travels to another JVM (Ignite's multi-JVM tests, tools that ship
+     * an IgniteConfiguration) comes back without its constructor or field initialisers having run.
+     */
+    private transient volatile DiscoveryMetrics metrics;
 
     // ---- Configuration, named and meant as on Ignite's ZookeeperDiscoverySpi.
 
@@ -107,6 +115,21 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     public ZkIonDiscoverySpi setSessionTimeout(long sessionTimeout) {
         this.sessionTimeout = sessionTimeout;
         return self();
+    }
+
+    /**
+     * @return The session timeout ZooKeeper granted, in ms, which may differ from {@link #getSessionTimeout()}: the
+     *      servers bound it (see the warning logged at start). 0 while not connected.
+     */
+    public long getZkSessionTimeout() {
+        CuratorFramework c = client;
+
+        try {
+            return c == null ? 0 : c.getZookeeperClient().getZooKeeper().getSessionTimeout();
+        }
+        catch (Exception e) {
+            return 0;
+        }
     }
 
     public long getJoinTimeout() {
@@ -215,18 +238,21 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         locNode = createLocalNode();
         lsnr.onLocalNodeInitialized(locNode);
 
-        client = new ZooKeeperConnector(zkConnectionString, sesTimeout, zkDigestAuth, ignite == null ? null : ignite.name())
-            .connect();
+        client = new ZooKeeperConnector(zkConnectionString, sesTimeout, zkDigestAuth, ignite == null ? null : ignite.name(),
+            log).connect();
 
         int limit = zkRequestSizeLimit > 0 ? zkRequestSizeLimit : Integer.getInteger("jute.maxbuffer", ZK_DFLT_MAX_BUFFER);
         Codecs codecs = new Codecs(eventFormats, maxInflatedBytes,
             ((IgniteEx)ignite).context().marshallerContext().jdkMarshaller(), U.resolveClassLoader(ignite.configuration()));
 
         engine = new NodeEngine(client, zkRootPath, limit, codecs.formats, codecs.control, codecs.objects, host(), locNode,
-            joinTimeout, !clientReconnectDisabled, metrics);
+            joinTimeout, !clientReconnectDisabled, discoveryMetrics());
 
         if (hooks != null)
             engine.hooks(hooks);
+
+        if (commitFaults != null)
+            engine.commitFaultsForTest(commitFaults);
 
         try {
             engine.start();
@@ -316,7 +342,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         try {
             MetricRegistryImpl reg = (MetricRegistryImpl)spiCtx.getOrCreateMetricRegistry("io.discovery.zkion");
 
-            metrics.register(reg, () -> {
+            discoveryMetrics().register(reg, () -> {
                 NodeEngine e = engine;
                 return e == null ? 0 : e.topology().topVer();
             }, () -> {
@@ -459,13 +485,21 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     /** Installs test hooks; the 2.17 SPI adapts Ignite's internal listener to them. */
-    protected void testHooks(io.zkion.discovery.internal.InternalListenerHooks hooks) {
+    @TestSeam
+    protected void testHooks(InternalListenerHooks hooks) {
         this.hooks = hooks;
 
         NodeEngine e = engine;
 
         if (e != null)
             e.hooks(hooks);
+    }
+
+    /** Injects faults into this node's commits, from its start on. */
+    @TestSeam
+    public ZkIonDiscoverySpi setCommitFaultsForTest(CommitFaults faults) {
+        commitFaults = faults;
+        return self();
     }
 
     /** @return The engine, for diagnostics (the Ion dump) and tests; null when stopped. */
@@ -475,7 +509,18 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
     /** @return Discovery counters of this node. */
     public DiscoveryMetrics discoveryMetrics() {
-        return metrics;
+        DiscoveryMetrics m = metrics;
+
+        if (m == null) {
+            synchronized (this) {
+                if (metrics == null)
+                    metrics = new DiscoveryMetrics();
+
+                m = metrics;
+            }
+        }
+
+        return m;
     }
 
     @Override public String toString() {

@@ -82,6 +82,12 @@ public class BadDataTest extends ZkIonTestSupport {
         catch (Exception e) {
             assertTrue(JoinTest.messages(e), JoinTest.messages(e).contains("stock ZookeeperDiscoverySpi"));
         }
+
+        try (CuratorFramework foreign = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            foreign.start();
+            // Checked before anything is written: the foreign root is left as it was.
+            org.junit.Assert.assertEquals(java.util.Collections.singletonList("e"), foreign.getChildren().forPath(root));
+        }
     }
 
     /**

@@ -46,6 +46,22 @@ public class EnsembleTest extends ZkIonTestSupport {
         }
     }
 
+    /**
+     * How Ignite's own test configurator runs the stock SPI: sessionTimeout 30 s on a 3-server TestingCluster with
+     * curator-test's defaults. The servers may grant another timeout; the nodes run with the one granted.
+     */
+    @Test(timeout = 120_000) public void thirtySecondSessionsOnATestingClusterRunAsGranted() throws Exception {
+        ensemble = new TestingCluster(3);
+        ensemble.start();
+
+        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setSessionTimeout(30_000)));
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi().setSessionTimeout(30_000)));
+
+        assertEquals(2, s1.cluster().nodes().size());
+        assertEquals(2, s2.cluster().nodes().size());
+        assertTrue(spiOf(s2).getZkSessionTimeout() > 0);
+    }
+
     @After public void stopEnsemble() throws Exception {
         stopAll();
 

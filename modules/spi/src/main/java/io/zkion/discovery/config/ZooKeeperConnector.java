@@ -9,6 +9,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ZKClientConfig;
@@ -17,33 +18,69 @@ import org.apache.zookeeper.data.ACL;
 /**
  * Opens the Curator client a node runs on: the session timeout, retries, a bound on every request, digest
  * credentials with creator-only ACLs, and thread names that tell the nodes of one JVM apart. Fails with a message
- * that names what to change when ZooKeeper cannot be reached or does not grant the session asked for.
+ * that names what to change when ZooKeeper cannot be reached.
  */
 public final class ZooKeeperConnector {
     private final String connectionString;
     private final long sessionTimeout;
     private final String digestAuth;
     private final String instanceName;
+    private final IgniteLogger log;
 
     /**
      * @param digestAuth {@code user:password}, or null; never logged.
      * @param instanceName Ignite's instance name, for thread names; may be null.
      */
-    public ZooKeeperConnector(String connectionString, long sessionTimeout, String digestAuth, String instanceName) {
+    public ZooKeeperConnector(String connectionString, long sessionTimeout, String digestAuth, String instanceName,
+        IgniteLogger log) {
         this.connectionString = connectionString;
         this.sessionTimeout = sessionTimeout;
         this.digestAuth = digestAuth;
         this.instanceName = instanceName == null ? "" : instanceName;
+        this.log = log;
     }
 
-    /** @return A started client with a live session. */
+    /**
+     * ZooKeeper grants a session timeout within the servers' {@code minSessionTimeout} and {@code maxSessionTimeout}
+     * (2 and 20 ticks by default), whatever was asked. The stock SPI runs with what is granted, and so does this one:
+     * when the grant differs, it says so once and connects again asking for the granted value, so that every timing
+     * derived from the session timeout (request and connection timeouts here, waits in the engine) uses it.
+     *
+     * @return A started client with a live session.
+     */
     public CuratorFramework connect() {
+        CuratorFramework c = connect(sessionTimeout);
+        int granted;
+
+        try {
+            granted = c.getZookeeperClient().getZooKeeper().getSessionTimeout();
+        }
+        catch (Exception e) {
+            c.close();
+            throw new IgniteSpiException("ZkIonDiscoverySpi: failed to connect to ZooKeeper: " + e, e);
+        }
+
+        if (granted == sessionTimeout)
+            return c;
+
+        log.warning("ZooKeeper granted a session timeout of " + granted + " ms where sessionTimeout asked for "
+            + sessionTimeout + " ms: the servers' " + (granted < sessionTimeout
+            ? "maxSessionTimeout (default 20 x tickTime)" : "minSessionTimeout (default 2 x tickTime)")
+            + " bounds it. Running with " + granted + " ms; set sessionTimeout within the servers' bounds, or change "
+            + "them, to silence this");
+
+        c.close();
+
+        return connect(granted);
+    }
+
+    private CuratorFramework connect(long sessionTimeout) {
         CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
             .connectString(connectionString)
             .sessionTimeoutMs((int)sessionTimeout)
             .connectionTimeoutMs((int)Math.min(sessionTimeout, 15_000))
             .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
-            .zkClientConfig(clientConfig())
+            .zkClientConfig(clientConfig(sessionTimeout))
             .threadFactory(threads());
 
         if (digestAuth != null) {
@@ -72,14 +109,6 @@ public final class ZooKeeperConnector {
                     + "' within " + wait + " ms: check zkConnectionString and that the servers are up");
             }
 
-            int negotiated = c.getZookeeperClient().getZooKeeper().getSessionTimeout();
-
-            if (negotiated != sessionTimeout) {
-                c.close();
-                throw new IgniteSpiException("ZkIonDiscoverySpi: ZooKeeper clamped the session timeout of " + sessionTimeout
-                    + " ms to " + negotiated + " ms (servers allow 2 to 20 ticks by default): set sessionTimeout to a "
-                    + "value the servers accept, or change their tickTime / minSessionTimeout / maxSessionTimeout");
-            }
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -101,7 +130,7 @@ public final class ZooKeeperConnector {
      * ZooKeeper's client waits forever for a reply by default; a request the server never answers would then stall
      * discovery for good. Bounded by the session timeout, it fails and the discovery thread retries.
      */
-    private ZKClientConfig clientConfig() {
+    private static ZKClientConfig clientConfig(long sessionTimeout) {
         ZKClientConfig cfg = new ZKClientConfig();
 
         cfg.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(sessionTimeout));

@@ -75,6 +75,7 @@ final class Joiner {
     private final TopologySnapshotCodec snapshots;
     private final long joinTimeout;
     private final NodeDataReader nodeData;
+    private final Founder founder;
     private final IgniteLogger log;
 
     Joiner(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, DiscoveryHost host,
@@ -90,6 +91,7 @@ final class Joiner {
         this.snapshots = snapshots;
         this.joinTimeout = joinTimeout;
         this.nodeData = new NodeDataReader(store, codec);
+        this.founder = new Founder(store, codec, formats, objects, local, host.log());
         this.log = host.log();
     }
 
@@ -213,7 +215,7 @@ final class Joiner {
             long nextLog = start + 10_000;
 
             while (true) {
-                if (tryFound(members))
+                if (founder.tryFound(members))
                     return;
 
                 ZkStore.Payload answer = store.readPayload(paths.joined(id));
@@ -264,124 +266,6 @@ final class Joiner {
         host.exchange().collect(bag);
 
         return objects.marshal(new HashMap<>(bag.joiningNodeData()));
-    }
-
-    /**
-     * Founds the cluster when ZooKeeper holds none alive: no state, or a state no live member backs (the
-     * whole cluster stopped or died). Servers only; a client waits for one.
-     *
-     * @return Whether this node founded the cluster; false if there is a live one or another node founded it first.
-     */
-    private boolean tryFound(MemberFactory members) throws Exception {
-        if (local.isClient())
-            return false;
-
-        Stat stat = new Stat();
-        byte[] current = store.read(paths.state, stat);
-
-        if (current != null && clusterAlive(codec.decodeState(current, paths.state)))
-            return false;
-
-        // What a dead cluster left; removed only once this node has won the founding commit.
-        List<String> leftovers = current == null ? Collections.emptyList() : deadClusterLeftovers();
-
-        UUID id = local.id();
-        String format = formats.preferred().wireName();
-        ClusterState state = new ClusterState(UUID.randomUUID(), System.currentTimeMillis(), 1, 0, format, id);
-
-        local.order(1);
-
-        // In ion-2 the founder's data znode serves later joiners' snapshots as any member's does.
-        byte[] ownData = store.rawData(paths.node(id));
-        boolean byRef = FormatId.ION_2.wireName().equals(format);
-        byte[] noJoinData = objects.marshal(new HashMap<Integer, Serializable>()); // The founder joins no one.
-        ZkStore.Prepared dataZnode = byRef && ownData == null ? store.create(paths.node(id),
-            codec.encode(new NodeData(objects.marshal(local), noJoinData)), CreateMode.PERSISTENT) : null;
-        byte[] record = byRef ? NodeRecord.byReference(id, 1, false).encode()
-            : new NodeRecord(id, 1, false, objects.marshal(local)).encode();
-        LogEntryWriter.Draft logEntry = new LogEntryWriter(store, formats).logEntry(state.clusterId, 1,
-            Collections.singletonList(DiscoveryEvent.joined(0, 1, id, new JoinedEventData(record, noJoinData).encode())),
-            formats.preferred());
-        List<CuratorOp> ops = new ArrayList<>(logEntry.prepared.ops);
-        byte[] stateBytes = codec.encode(state);
-
-        ops.add(current == null
-            ? store.client().transactionOp().create().forPath(paths.state, stateBytes)
-            : store.setDataOp(paths.state, stateBytes, stat.getVersion()));
-        ops.addAll(store.deleteOps(paths.join(id), store.rawData(paths.join(id))));
-
-        if (ownData != null && !byRef) // The founder's record carries the node itself.
-            ops.addAll(store.deleteOps(paths.node(id), ownData));
-
-        if (dataZnode != null)
-            ops.addAll(dataZnode.ops);
-        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(false, formats.wireNames(), 1))));
-        // A dead cluster may have left the gate closed; members write in the new cluster's format.
-        ops.add(store.setDataOp(paths.gate, codec.encode(new GateState(true, format))));
-
-        List<CuratorTransactionResult> res;
-
-        try {
-            res = store.commit(ops);
-        }
-        catch (KeeperException.NodeExistsException | KeeperException.BadVersionException raced) {
-            local.clearOrder(); // Not ours after all: keep waiting for the coordinator.
-
-            return false;
-        }
-
-        if (!leftovers.isEmpty()) {
-            log.info("No live member backed the cluster state under " + paths.root + ": started a new cluster there, "
-                + "removing " + leftovers.size() + " znodes the old one left");
-
-            for (String path : leftovers)
-                store.deleteQuietly(path);
-        }
-
-        String created = res.get(0).getResultPath();
-        Member m = members.create(state);
-        Map<Long, Predecoded> pre = new HashMap<>();
-
-        pre.put(0L, new Predecoded(null, false, true));
-        m.applyOwn(ZkPaths.sequence(created), created, logEntry.prepared.manifest, logEntry.batch, pre);
-
-        log.info("Started a new cluster [id=" + state.clusterId + ", root=" + paths.root + ", format=" + format + ']');
-
-        return true;
-    }
-
-    /** @return Whether any alive node has joined (its ack is past zero): then the cluster in ZooKeeper is live. */
-    private boolean clusterAlive(ClusterState state) throws Exception {
-        // The usual case in one call: the coordinator named in the state is alive.
-        if (store.exists(paths.alive(state.coordinator)))
-            return true;
-
-        for (String name : store.children(paths.alive)) {
-            byte[] data = store.rawData(paths.alive + "/" + name);
-
-            if (data != null && codec.decodeAlive(data, paths.alive + "/" + name).ack > 0)
-                return true;
-        }
-
-        return false;
-    }
-
-    /** @return The znodes a dead cluster left, listed before the founding commit, so none of the new cluster's. */
-    private List<String> deadClusterLeftovers() throws Exception {
-        List<String> out = new ArrayList<>();
-
-        for (String dir : paths.clusterOwned()) {
-            for (String name : store.children(dir)) {
-                if (!dir.equals(paths.joined) || !name.equals(local.id().toString()))
-                    out.add(dir + "/" + name);
-            }
-        }
-
-        // Not the data of nodes joining now, this one among them: they belong to the new cluster.
-        for (String name : store.dataZnodesNotJoining())
-            out.add(paths.nodes + "/" + name);
-
-        return out;
     }
 
     private void answered(byte[] data, MemberFactory members) throws Exception {

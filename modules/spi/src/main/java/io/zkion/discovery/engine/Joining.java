@@ -32,10 +32,10 @@ final class Joining {
     /** Creates the znodes every node needs, and refuses a root that holds another discovery's. */
     void prepareLayout() {
         try {
+            refuseStockLayout(); // Before anything is written: a foreign root stays as it was.
             store.ensureLayout();
             store.createIfAbsent(paths.gate,
                 ctx.codec().encode(new GateState(true, ctx.formats().preferred().wireName())));
-            refuseStockLayout();
         }
         catch (IgniteSpiException e) {
             throw e;

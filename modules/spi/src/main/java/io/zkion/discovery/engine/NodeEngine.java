@@ -12,6 +12,7 @@ import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
+import io.zkion.discovery.zk.CommitFaults;
 import java.util.Collection;
 import java.util.UUID;
 import org.apache.curator.framework.CuratorFramework;
@@ -167,6 +168,12 @@ public final class NodeEngine {
     /** Sends a custom message through the log, or through the coordinator's queue where it must. */
     public void sendCustom(DiscoverySpiCustomMessage msg) {
         sender.send(msg);
+    }
+
+    /** Injects faults into this node's commits; set before {@link #start}. */
+    @TestSeam
+    public void commitFaultsForTest(CommitFaults faults) {
+        ctx.store().faults(faults);
     }
 
     /** Has ZooKeeper expire this node's session, as it would after a pause past the session timeout. */

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
+import io.zkion.discovery.internal.TestSeam;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
@@ -38,6 +39,8 @@ public final class ZkStore {
 
     /** Size of one part: the limit less room for the request's own framing. */
     private final int partSize;
+
+    private volatile CommitFaults faults = CommitFaults.NONE;
 
     public ZkStore(CuratorFramework client, ZkPaths paths, int requestLimit) {
         this.client = client;
@@ -160,7 +163,18 @@ public final class ZkStore {
      * with the znode that names them, or by {@link #abandon} before any multi was sent.
      */
     public List<CuratorTransactionResult> commit(List<CuratorOp> ops) throws Exception {
-        return client.transaction().forOperations(ops);
+        List<CuratorTransactionResult> res = client.transaction().forOperations(ops);
+
+        if (faults.loseReplyAfterCommit(ops))
+            return client.transaction().forOperations(ops);
+
+        return res;
+    }
+
+    /** Injects faults into this store's commits. */
+    @TestSeam
+    public void faults(CommitFaults faults) {
+        this.faults = faults == null ? CommitFaults.NONE : faults;
     }
 
     /** A node's payload, and its raw data when that was a parts manifest (needed to delete the parts). */

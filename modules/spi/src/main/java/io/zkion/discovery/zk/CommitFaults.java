@@ -1,0 +1,21 @@
+package io.zkion.discovery.zk;
+
+import java.util.List;
+import io.zkion.discovery.internal.TestSeam;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+
+/**
+ * Faults a test injects into a node's commits, as production brings them: a reply lost after ZooKeeper applied the
+ * {@code multi}, which Curator then sends again (the replay fails on what the first try wrote, or lands twice).
+ */
+@TestSeam
+public interface CommitFaults {
+    /** No faults. */
+    CommitFaults NONE = ops -> false;
+
+    /**
+     * @return Whether this multi's reply is lost once ZooKeeper applied it: the store sends it again, as Curator does,
+     *      and the caller gets what the second try got.
+     */
+    boolean loseReplyAfterCommit(List<CuratorOp> ops);
+}
