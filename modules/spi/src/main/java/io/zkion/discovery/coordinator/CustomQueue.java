@@ -134,15 +134,18 @@ final class CustomQueue implements AutoCloseable {
                     evtId = -1;
                 }
 
+                // Delivered here by an earlier try whose commit failed: logged now as delivered then.
+                DiscoverySpiCustomMessage kept = member.deliveredUnlogged(msg);
+
                 // Delivered here before it is logged: a second copy of a send must be caught before, not by members.
-                if (member.deliveredAlready(msg)) {
+                if (kept == null && member.deliveredAlready(msg)) {
                     log.warning("Dropping " + path + ": its message was delivered already (a send replayed after a"
                         + " lost connection is written twice)");
                     writer.commitFenced(store.deleteOps(path, p.manifest));
                     continue;
                 }
 
-                mutable(path, p, req, sender, msg);
+                mutable(path, p, req, sender, kept != null ? kept : msg, kept != null);
                 continue;
             }
 
@@ -168,16 +171,26 @@ final class CustomQueue implements AutoCloseable {
         writer.append(new ArrayList<>(batch), new ArrayList<>(ops), writer.next(), new HashMap<>(pre));
     }
 
+    /** @param deliveredHere Whether an earlier try delivered {@code msg} here already, its commit failing then. */
     private void mutable(String path, ZkStore.Payload p, DiscoveryEvent req, ZkIonClusterNode sender,
-        DiscoverySpiCustomMessage msg) throws Exception {
+        DiscoverySpiCustomMessage msg, boolean deliveredHere) throws Exception {
         // Delivered here before it is logged: nothing may land in the log meanwhile, or this node's order differs.
         writer.closeGate();
 
         Topology top = member.topology();
 
         // Delivered here first and waited for: the listener may mutate it, or stop it from going further.
-        notifier.custom(top.topVer(), sender, top.nodes(), msg);
+        if (!deliveredHere) {
+            notifier.custom(top.topVer(), sender, top.nodes(), msg);
+            member.deliveredBeforeLogging(msg);
+        }
 
+        logMutable(path, p, req, msg);
+        member.logged(msg);
+    }
+
+    private void logMutable(String path, ZkStore.Payload p, DiscoveryEvent req, DiscoverySpiCustomMessage msg)
+        throws Exception {
         List<CuratorOp> ops = new ArrayList<>(store.deleteOps(path, p.manifest));
         long evtId = 0;
         Map<Long, Predecoded> pre = new HashMap<>();

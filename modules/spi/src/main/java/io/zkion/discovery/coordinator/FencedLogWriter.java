@@ -19,6 +19,7 @@ import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
+import org.apache.ignite.IgniteLogger;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
@@ -36,6 +37,8 @@ final class FencedLogWriter {
     private final DiscoveryMetrics metrics;
     private final LogEntryWriter entries;
     private final Gate gate;
+    private final CommitOutcome outcome;
+    private final IgniteLogger log;
 
     private ClusterState state;
     private int stateVersion;
@@ -49,6 +52,8 @@ final class FencedLogWriter {
         this.metrics = ctx.metrics;
         this.entries = new LogEntryWriter(ctx.store, ctx.formats);
         this.gate = gate;
+        this.outcome = new CommitOutcome(ctx.store);
+        this.log = ctx.log;
     }
 
     void readState() throws Exception {
@@ -106,11 +111,27 @@ final class FencedLogWriter {
         LogEntryWriter.Draft entry = entries.logEntry(next.clusterId, next.topVer, events,
             FormatId.ofWireName(next.format));
         List<CuratorOp> ops = new ArrayList<>(entry.prepared.ops);
+        int checkedVersion = stateVersion;
+        byte[] stateBytes = codec.encode(next);
 
         ops.addAll(extra);
 
-        List<CuratorTransactionResult> res = commitFenced(ops, next);
-        String created = res.get(0).getResultPath();
+        String created;
+
+        try {
+            created = commitFenced(ops, next, stateBytes).get(0).getResultPath();
+        }
+        catch (FencedException | KeeperException e) {
+            // Its reply may have been lost after it landed, and Curator's replay failed on its own writes: then it
+            // is a fact, and this node goes on from it, rather than redo its work (deliver, exchange) once more.
+            created = outcome.landedEntry(checkedVersion, stateBytes, entry.stored);
+
+            if (created == null)
+                throw e;
+
+            log.info("A commit's reply was lost after it landed; going on from its entry " + created);
+            committed(next, true);
+        }
 
         metrics.onWritten(entry.size);
         metrics.onLogEntryWritten();
@@ -163,14 +184,25 @@ final class FencedLogWriter {
     }
 
     List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops) throws Exception {
-        return commitFenced(ops, state);
+        return commitFenced(ops, state, null);
+    }
+
+    /** What a commit that landed changes here: the state it wrote, and the gate. */
+    private void committed(ClusterState next, boolean stateChanges) {
+        if (stateChanges) {
+            state = next;
+            stateVersion++;
+        }
+
+        gate.committed(next.format);
     }
 
     /**
      * Commits {@code ops} with {@code next} as the new state, checked against the version last read. When the state
      * does not change (a trim, closing the gate) it is only checked, not rewritten: the fence is the same.
      */
-    private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops, ClusterState next) throws Exception {
+    private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops, ClusterState next, byte[] nextBytes)
+        throws Exception {
         List<CuratorOp> all = new ArrayList<>(ops);
         GateState gateNext = gate.toWrite(next.format);
         boolean stateChanges = next != state;
@@ -179,20 +211,15 @@ final class FencedLogWriter {
         if (gateNext != null)
             all.add(store.setDataOp(paths.gate, codec.encode(gateNext)));
 
-        all.add(stateChanges ? store.setDataOp(paths.state, codec.encode(next), stateVersion)
-            : store.checkOp(paths.state, stateVersion));
+        all.add(stateChanges ? store.setDataOp(paths.state, nextBytes != null ? nextBytes : codec.encode(next),
+            stateVersion) : store.checkOp(paths.state, stateVersion));
         // A coordinator whose session is gone (its alive node with it) must never commit, even through a replay.
         all.add(store.checkOp(paths.alive(local.id())));
 
         try {
             List<CuratorTransactionResult> res = store.commit(all);
 
-            if (stateChanges) {
-                state = next;
-                stateVersion++;
-            }
-
-            gate.committed(next.format);
+            committed(next, stateChanges);
 
             return res;
         }

@@ -35,10 +35,14 @@ public final class LogEntryWriter {
         /** The encoded size, for the metrics. */
         public final int size;
 
-        Draft(EventBatch batch, ZkStore.Prepared prepared, int size) {
+        /** What the znode holds once created: the encoded events, or the manifest of their parts. */
+        public final byte[] stored;
+
+        Draft(EventBatch batch, ZkStore.Prepared prepared, byte[] encoded) {
             this.batch = batch;
             this.prepared = prepared;
-            this.size = size;
+            this.size = encoded.length;
+            this.stored = prepared.manifest != null ? prepared.manifest : encoded;
         }
     }
 
@@ -58,6 +62,6 @@ public final class LogEntryWriter {
         EventBatch batch = new EventBatch(clusterId, topVer, events.size() - 1, events);
         byte[] bytes = formats.get(format).encode(batch);
 
-        return new Draft(batch, store.create(prefix, bytes, CreateMode.PERSISTENT_SEQUENTIAL), bytes.length);
+        return new Draft(batch, store.create(prefix, bytes, CreateMode.PERSISTENT_SEQUENTIAL), bytes);
     }
 }

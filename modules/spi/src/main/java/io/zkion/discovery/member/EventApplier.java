@@ -81,6 +81,11 @@ final class EventApplier {
         return delivered.contains(msg);
     }
 
+    /** A message the coordinator (this node) handed to Ignite itself: a copy of it in the log is not delivered. */
+    void markDelivered(DiscoverySpiCustomMessage msg) {
+        delivered.add(msg);
+    }
+
     /** Starts from a join: the cluster and the topology of the join result. */
     void begin(UUID clusterId, Topology initial) {
         this.clusterId = clusterId;
@@ -224,8 +229,11 @@ final class EventApplier {
 
         DiscoverySpiCustomMessage msg = pre != null ? pre.msg : objects.unmarshal(e.data(), path + " custom event " + id);
 
-        // Every node applies the same log, so every node that saw the first copy skips the second alike.
-        if (e.kind() == EventKind.CUSTOM && !delivered.add(msg)) {
+        // Every node applies the same log, so every node that saw the first copy skips the second alike. The
+        // coordinator's own entry of a message it delivered already is the first copy, checked before it was written.
+        boolean predelivered = pre != null && pre.delivered;
+
+        if (e.kind() == EventKind.CUSTOM && !delivered.add(msg) && !predelivered) {
             log.warning("Skipping custom event " + id + " in " + path + ": its message " + DeliveredIds.id(msg)
                 + " was delivered already (a send replayed after a lost connection is written twice)");
 

@@ -28,6 +28,7 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 public final class Member {
     private final ZkIonClusterNode local;
     private final UntrimmedEntries untrimmed = new UntrimmedEntries();
+    private final UnloggedDeliveries unlogged = new UnloggedDeliveries();
     private final EventApplier applier;
     private final LogCursor cursor;
 
@@ -108,6 +109,25 @@ public final class Member {
     /** @return Whether a message with the id of {@code msg} was delivered here lately: a second copy of a send. */
     public boolean deliveredAlready(DiscoverySpiCustomMessage msg) {
         return applier.deliveredAlready(msg);
+    }
+
+    /**
+     * Records that this node, as coordinator, handed a mutable message to Ignite before logging it: should the commit
+     * fail, a retry logs it as delivered here, and the copy a successor logs is not delivered here again.
+     */
+    public void deliveredBeforeLogging(DiscoverySpiCustomMessage msg) {
+        applier.markDelivered(msg);
+        unlogged.put(msg);
+    }
+
+    /** @return The mutable message as this node delivered it before a commit that failed; null if it did not. */
+    public DiscoverySpiCustomMessage deliveredUnlogged(DiscoverySpiCustomMessage msg) {
+        return unlogged.get(msg);
+    }
+
+    /** The commit that logs a mutable message delivered here landed. */
+    public void logged(DiscoverySpiCustomMessage msg) {
+        unlogged.remove(msg);
     }
 
     /** Forgets entries the coordinator (this node) just trimmed. */

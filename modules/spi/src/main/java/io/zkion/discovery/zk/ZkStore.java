@@ -163,6 +163,9 @@ public final class ZkStore {
      * with the znode that names them, or by {@link #abandon} before any multi was sent.
      */
     public List<CuratorTransactionResult> commit(List<CuratorOp> ops) throws Exception {
+        if (faults.failBeforeCommit(ops))
+            throw KeeperException.create(KeeperException.Code.CONNECTIONLOSS);
+
         List<CuratorTransactionResult> res = client.transaction().forOperations(ops);
 
         if (faults.loseReplyAfterCommit(ops))
