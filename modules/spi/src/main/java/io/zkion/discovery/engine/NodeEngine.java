@@ -170,12 +170,6 @@ public final class NodeEngine {
         sender.send(msg);
     }
 
-    /** Segments this node as it would segment itself on a log it cannot follow, its session left as it is. */
-    @TestSeam
-    public void segmentForTest() {
-        sessionLoss.segmentSoon();
-    }
-
     /** Injects faults into this node's commits; set before {@link #start}. */
     @TestSeam
     public void commitFaultsForTest(CommitFaults faults) {

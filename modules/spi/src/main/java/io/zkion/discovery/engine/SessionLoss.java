@@ -67,11 +67,6 @@ final class SessionLoss {
         }
     }
 
-    /** Makes the discovery thread segment this node, as it does when it finds it cannot follow the log. */
-    void segmentSoon() {
-        loop.submit(this::segmented);
-    }
-
     /** Makes the discovery thread find this node excluded: Ignite asked a client to reconnect, or a test. */
     void excludeSoon() {
         loop.submit(this::onExcluded);
@@ -116,10 +111,6 @@ final class SessionLoss {
 
         role.resign();
         watch.close();
-
-        // Out for good, whatever keeps this JVM or its session alive (a segmentation policy of NOOP, a stuck
-        // listener): the others must see it gone, or its last ack would hold the log's trimming for ever.
-        ctx.store().deleteQuietly(ctx.paths().alive(local.id()));
 
         Topology top = membership.topology();
 
