@@ -38,6 +38,7 @@ public final class Coordinator implements AutoCloseable {
     private final Departures departures;
     private final Joins joins;
     private final Trimmer trimmer;
+    private final Sweeper sweeper;
 
     public Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
@@ -61,6 +62,7 @@ public final class Coordinator implements AutoCloseable {
 
         this.departures = new Departures(ctx, writer, format);
         this.trimmer = new Trimmer(ctx, alive, writer);
+        this.sweeper = new Sweeper(ctx);
         this.joins = new Joins(ctx, snapshots, writer, gate, format, trimmer);
 
         metrics.onTakeover();
@@ -94,6 +96,7 @@ public final class Coordinator implements AutoCloseable {
         customs.step();
 
         trimmer.step(aliveNow);
+        sweeper.step(aliveNow);
     }
 
     /** @return Ids of alive nodes, as the coordinator's cache has them. */

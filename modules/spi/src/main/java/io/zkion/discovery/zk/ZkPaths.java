@@ -53,6 +53,11 @@ public final class ZkPaths {
         return new String[] {alive, join, nodes, joined, left, custom, log, parts};
     }
 
+    /** @return The directories whose children may be parts manifests: all but {@link #parts} itself. */
+    public String[] withManifests() {
+        return new String[] {alive, join, nodes, joined, left, custom, log};
+    }
+
     /**
      * @return The directories whose children belong to one cluster alone: the last node out removes them, and the
      *      founder of the next cluster what a dead one left there. {@link #nodes} and {@link #parts} are not among

@@ -7,6 +7,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.HashSet;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -313,6 +315,38 @@ public final class ZkStore {
 
         for (int k = 0; k < m.count; k++)
             out.add(m.partPath(paths, k));
+
+        return out;
+    }
+
+    /**
+     * @return The parts no znode under {@code dirs} names in its manifest: left by a multi that failed after its parts
+     *      were written, or by a cluster that died. A part of a write still under way is among them, until its multi
+     *      commits: whoever deletes these must give such writes time to commit first.
+     */
+    public Set<String> unreferencedParts(String... dirs) throws Exception {
+        List<String> names = children(paths.parts);
+
+        if (names.isEmpty())
+            return Collections.emptySet();
+
+        Set<String> out = new HashSet<>();
+
+        for (String name : names)
+            out.add(paths.parts + "/" + name);
+
+        for (String dir : dirs) {
+            for (String name : children(dir)) {
+                String path = dir + "/" + name;
+
+                try {
+                    out.removeAll(partPaths(path, rawData(path)));
+                }
+                catch (ZkDataException corrupt) {
+                    // A manifest that cannot be read names no part anyone can read either.
+                }
+            }
+        }
 
         return out;
     }
