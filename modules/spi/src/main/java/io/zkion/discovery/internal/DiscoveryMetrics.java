@@ -25,6 +25,7 @@ public final class DiscoveryMetrics {
     private final LongAdder connectionLosses = new LongAdder();
     private final LongAdder gateClosings = new LongAdder();
     private final LongAdder gateWaits = new LongAdder();
+    private final LongAdder undeliverable = new LongAdder();
 
     public void onJoined() { joined.increment(); }
     public void onLeft() { left.increment(); }
@@ -39,6 +40,7 @@ public final class DiscoveryMetrics {
     public void onConnectionLoss() { connectionLosses.increment(); }
     public void onGateClosed() { gateClosings.increment(); }
     public void onGateWait() { gateWaits.increment(); }
+    public void onUndeliverable() { undeliverable.increment(); }
 
     public long bytesWritten() {
         return bytesWritten.sum();
@@ -46,6 +48,10 @@ public final class DiscoveryMetrics {
 
     public long logEntriesWritten() {
         return logEntriesWritten.sum();
+    }
+
+    public long undeliverable() {
+        return undeliverable.sum();
     }
 
     public long entriesTrimmed() {
@@ -68,6 +74,8 @@ public final class DiscoveryMetrics {
         add(reg, "CommitConflicts", "Coordinator commits refused by the state version check.", commitConflicts);
         add(reg, "ConnectionLosses", "ZooKeeper sessions this node lost.", connectionLosses);
         add(reg, "LogGateClosings", "Times this node, as coordinator, closed the log to members' appends.", gateClosings);
+        add(reg, "UndeliverableCustomEvents", "Custom events this node could not read and skipped (the others"
+            + " deliver them).", undeliverable);
         add(reg, "LogGateRetries", "Custom message appends that met a closed log gate and were retried.", gateWaits);
         reg.register("CurrentTopologyVersion", topVer, "Current topology version.");
         reg.register("PendingLogEntries", pendingEntries, "Event log entries not yet trimmed, as this node knows them.");

@@ -13,6 +13,7 @@ import io.zkion.discovery.codec.ion.JoinedEventData;
 import io.zkion.discovery.codec.ion.NodeRecord;
 import io.zkion.discovery.codec.msg.NodeData;
 import io.zkion.discovery.internal.DiscoveryHost;
+import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.Topology;
@@ -36,6 +37,7 @@ final class EventApplier {
     private final IgniteLogger log;
     private final ZkIonClusterNode local;
     private final UntrimmedEntries untrimmed;
+    private final DiscoveryMetrics metrics;
 
     /**
      * Set when the log says this node left or failed. Applying stops there; the engine acts on it after the
@@ -51,7 +53,7 @@ final class EventApplier {
     private final DeliveredIds delivered = new DeliveredIds();
 
     EventApplier(ObjectCodec objects, NodeDataReader nodeData, Notifier notifier, DiscoveryHost host,
-        ZkIonClusterNode local, UntrimmedEntries untrimmed) {
+        ZkIonClusterNode local, UntrimmedEntries untrimmed, DiscoveryMetrics metrics) {
         this.objects = objects;
         this.nodeData = nodeData;
         this.notifier = notifier;
@@ -59,6 +61,7 @@ final class EventApplier {
         this.log = host.log();
         this.local = local;
         this.untrimmed = untrimmed;
+        this.metrics = metrics;
     }
 
     Topology topology() {
@@ -227,7 +230,21 @@ final class EventApplier {
             return false;
         }
 
-        DiscoverySpiCustomMessage msg = pre != null ? pre.msg : objects.unmarshal(e.data(), path + " custom event " + id);
+        DiscoverySpiCustomMessage msg;
+
+        try {
+            msg = pre != null ? pre.msg : objects.unmarshal(e.data(), path + " custom event " + id);
+        }
+        catch (IgniteSpiException unreadable) {
+            // A message this node cannot read (its class is missing here, say) is skipped here alone, as
+            // TcpDiscoverySpi does: the entry around it was read, so the order is intact, and the nodes that can
+            // read it deliver it. Stopping here instead would stop every node that lacks the class, coordinators too.
+            log.error("Skipping custom event " + id + " in " + path + " from node " + e.nodeId() + ": this node cannot"
+                + " read it, the others deliver it (" + unreadable.getMessage() + ")");
+            metrics.onUndeliverable();
+
+            return false;
+        }
 
         // Every node applies the same log, so every node that saw the first copy skips the second alike. The
         // coordinator's own entry of a message it delivered already is the first copy, checked before it was written.

@@ -35,7 +35,7 @@ public final class Member {
     public Member(ZkStore store, EventFormats formats, ObjectCodec objects, NodeDataReader nodeData, Notifier notifier,
         DiscoveryHost host, DiscoveryMetrics metrics, ZkIonClusterNode local) {
         this.local = local;
-        this.applier = new EventApplier(objects, nodeData, notifier, host, local, untrimmed);
+        this.applier = new EventApplier(objects, nodeData, notifier, host, local, untrimmed, metrics);
         this.cursor = new LogCursor(store, formats, metrics, host.log(), applier, untrimmed);
     }
 
