@@ -13,6 +13,7 @@ import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.CommitFaults;
+import io.zkion.discovery.zk.SessionExpiry;
 import java.util.Collection;
 import java.util.UUID;
 import org.apache.curator.framework.CuratorFramework;
@@ -174,6 +175,18 @@ public final class NodeEngine {
     @TestSeam
     public void commitFaultsForTest(CommitFaults faults) {
         ctx.store().faults(faults);
+    }
+
+    /** Runs {@code hook} on the discovery thread once a join's request is written, before the wait for its answer. */
+    @TestSeam
+    public void afterJoinRequestForTest(Runnable hook) {
+        ctx.afterJoinRequest(hook);
+    }
+
+    /** Ends this node's session on the server at once: its ephemeral znodes go now, as on a real expiry. */
+    @TestSeam
+    public void expireSessionOnServerForTest() throws Exception {
+        SessionExpiry.onServer(ctx.client());
     }
 
     /** Has ZooKeeper expire this node's session, as it would after a pause past the session timeout. */
