@@ -16,6 +16,7 @@ import io.zkion.discovery.zk.CommitFaults;
 import io.zkion.discovery.zk.SessionExpiry;
 import java.util.Collection;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.spi.IgniteSpiException;
@@ -193,6 +194,31 @@ public final class NodeEngine {
     @TestSeam
     public void expireSessionForTest() throws Exception {
         ctx.store().client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+    }
+
+    /**
+     * Holds this node's discovery thread, as a long pause would, until the returned handle is closed: it reads,
+     * applies and acks nothing meanwhile.
+     */
+    @TestSeam
+    public AutoCloseable holdDiscoveryForTest() throws InterruptedException {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch released = new CountDownLatch(1);
+
+        loop.execute(() -> {
+            held.countDown();
+
+            try {
+                released.await();
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+
+        held.await();
+
+        return released::countDown;
     }
 
     /** @return The coordinator's parts, while this node coordinates; null otherwise. */
