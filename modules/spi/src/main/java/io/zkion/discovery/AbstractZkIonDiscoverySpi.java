@@ -506,7 +506,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         return self();
     }
 
-    /** Runs {@code hook} on the discovery thread once this node's join request is written, before it awaits the answer. */
+    /** Runs {@code hook} on the discovery thread once this node's join request is written, before the answer. */
     @TestSeam
     public ZkIonDiscoverySpi setAfterJoinRequestForTest(Runnable hook) {
         afterJoinRequest = hook;

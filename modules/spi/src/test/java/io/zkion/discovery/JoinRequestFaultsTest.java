@@ -10,9 +10,9 @@ import static org.junit.Assert.assertTrue;
 /** Faults between a joiner's request and the coordinator's answer: the join still completes. */
 public class JoinRequestFaultsTest extends ZkIonTestSupport {
     /**
-     * The joiner's session expires right after it wrote its request, before the coordinator answered: the server drops
-     * the joiner's ephemeral znodes with the session, and Curator goes on in a new one. A joiner whose request went with
-     * the old session waited for an answer that never came, here until {@code joinTimeout}.
+     * The joiner's session expires right after it wrote its request, before the coordinator answered: the server
+     * drops the joiner's ephemeral znodes with the session, and Curator goes on in a new one. A joiner whose request
+     * went with the old session waited for an answer that never came, here until {@code joinTimeout}.
      */
     @Test(timeout = 120_000) public void aJoinWhoseSessionExpiresBeforeTheAnswerStillJoins() throws Exception {
         Ignite s1 = start("s1");
