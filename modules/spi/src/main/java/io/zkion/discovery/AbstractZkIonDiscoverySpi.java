@@ -76,6 +76,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     private transient volatile NodeEngine engine;
     private transient volatile InternalListenerHooks hooks;
     private transient volatile CommitFaults commitFaults;
+    private transient volatile Runnable afterJoinRequest;
     /**
      * Created on first use, not inline: an SPI that travels to another JVM (Ignite's multi-JVM tests, tools that ship
      * an IgniteConfiguration) comes back without its constructor or field initialisers having run.
@@ -253,6 +254,9 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
         if (commitFaults != null)
             engine.commitFaultsForTest(commitFaults);
+
+        if (afterJoinRequest != null)
+            engine.afterJoinRequestForTest(afterJoinRequest);
 
         try {
             engine.start();
@@ -499,6 +503,13 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     @TestSeam
     public ZkIonDiscoverySpi setCommitFaultsForTest(CommitFaults faults) {
         commitFaults = faults;
+        return self();
+    }
+
+    /** Runs {@code hook} on the discovery thread once this node's join request is written, before the answer. */
+    @TestSeam
+    public ZkIonDiscoverySpi setAfterJoinRequestForTest(Runnable hook) {
+        afterJoinRequest = hook;
         return self();
     }
 

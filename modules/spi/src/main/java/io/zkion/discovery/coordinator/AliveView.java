@@ -168,7 +168,7 @@ final class AliveView implements AutoCloseable {
             a = codec.decodeAlive(d.getData(), d.getPath());
         }
         catch (CodecException e) {
-            log.warning("Ignoring unreadable alive node: " + e.getMessage());
+            log.warning("Unreadable alive node (the log is not trimmed until it reads): " + e.getMessage());
             a = null;
         }
 

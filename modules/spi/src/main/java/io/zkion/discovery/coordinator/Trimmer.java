@@ -82,10 +82,16 @@ final class Trimmer {
                 continue;
 
             ChildData d = aliveNow.get(n.id());
-            AliveInfo a = d == null ? null : alive.info(d);
 
-            if (a != null)
-                minAck = Math.min(minAck, a.ack);
+            if (d == null)
+                continue; // Gone from ZooKeeper: it reads nothing more, and its departure is logged next.
+
+            AliveInfo a = alive.info(d);
+
+            // An ack that cannot be read holds every trim until it can: skipping the member would trim what it has
+            // not read. Not failed out for it: a newer release's record (a rolling upgrade) reads so here, and that
+            // node is healthy; a held log only grows, and AliveView warns of the record.
+            minAck = a == null ? Long.MIN_VALUE : Math.min(minAck, a.ack);
         }
 
         List<LogEntry> trimmed = new ArrayList<>();

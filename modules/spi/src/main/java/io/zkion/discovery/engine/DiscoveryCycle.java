@@ -4,6 +4,7 @@ import io.zkion.discovery.coordinator.FencedException;
 import io.zkion.discovery.engine.NodeEngine.State;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Applied;
+import io.zkion.discovery.member.LogGapException;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
@@ -109,6 +110,16 @@ final class DiscoveryCycle {
             watch.markAllDirty();
             loop.trigger();
         }
+        catch (LogGapException e) {
+            // Left behind: nothing past the hole reaches Ignite. A client the cluster failed out rejoins, as it would
+            // had it seen its exclusion first; any other node is segmented.
+            log.error("Discovery cannot go on: " + e.getMessage());
+
+            if (excludedMeanwhile())
+                sessionLoss.onExcluded();
+            else
+                sessionLoss.segmented();
+        }
         catch (IgniteSpiException e) {
             // A corrupt log entry: never skip it, that would fork this node's view. Fail loudly instead.
             log.error("Discovery cannot go on: " + e.getMessage(), e);
@@ -120,6 +131,16 @@ final class DiscoveryCycle {
                 watch.markAllDirty();
                 loop.triggerAfter(200);
             }
+        }
+    }
+
+    /** @return Whether this node's session or its alive znode is gone: the cluster has taken it out. */
+    private boolean excludedMeanwhile() {
+        try {
+            return membership.sessionReplaced() || !store.exists(paths.alive(local.id()));
+        }
+        catch (Exception e) {
+            return false; // ZooKeeper cannot tell: segmented, the safe way out.
         }
     }
 

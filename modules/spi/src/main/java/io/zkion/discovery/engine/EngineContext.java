@@ -9,6 +9,7 @@ import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.InternalListenerHooks;
+import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.log.LogEntryWriter;
 import io.zkion.discovery.zk.ZkPaths;
@@ -34,6 +35,7 @@ final class EngineContext {
     private final boolean clientReconnect;
 
     private volatile InternalListenerHooks hooks = InternalListenerHooks.NONE;
+    private volatile Runnable afterJoinRequest = () -> { };
 
     EngineContext(CuratorFramework client, String root, int requestLimit, EventFormats formats, ControlCodec codec,
         ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout, boolean clientReconnect,
@@ -122,5 +124,15 @@ final class EngineContext {
 
     void hooks(InternalListenerHooks hooks) {
         this.hooks = hooks == null ? InternalListenerHooks.NONE : hooks;
+    }
+
+    /** @return What a test runs once a join's request is written, before the joiner waits for the answer. */
+    Runnable afterJoinRequest() {
+        return afterJoinRequest;
+    }
+
+    @TestSeam
+    void afterJoinRequest(Runnable hook) {
+        this.afterJoinRequest = hook == null ? () -> { } : hook;
     }
 }

@@ -1,15 +1,12 @@
 package io.zkion.discovery.engine;
 
-import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.event.FormatId;
-import io.zkion.discovery.codec.ion.JoinedEventData;
 import io.zkion.discovery.codec.ion.NodeRecord;
 import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
 import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
-import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.JoinResult.Refusal;
@@ -19,10 +16,8 @@ import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
-import io.zkion.discovery.log.LogEntryWriter;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.member.NodeDataReader;
-import io.zkion.discovery.member.Predecoded;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import java.io.Serializable;
@@ -34,15 +29,11 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.api.transaction.CuratorOp;
-import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.ignite.spi.discovery.DiscoveryDataBag;
-import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * The join handshake, as an explicit sequence: publish the request, announce the node alive, then either
@@ -78,8 +69,12 @@ final class Joiner {
     private final Founder founder;
     private final IgniteLogger log;
 
+    /** A test's fault, run once the request is written and before the wait: an expiry, say. */
+    private final Runnable afterRequest;
+
     Joiner(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, DiscoveryHost host,
-        ZkIonClusterNode local, Notifier notifier, TopologySnapshotCodec snapshots, long joinTimeout) {
+        ZkIonClusterNode local, Notifier notifier, TopologySnapshotCodec snapshots, long joinTimeout,
+        Runnable afterRequest) {
         this.store = store;
         this.paths = store.paths();
         this.codec = codec;
@@ -93,6 +88,7 @@ final class Joiner {
         this.nodeData = new NodeDataReader(store, codec);
         this.founder = new Founder(store, codec, formats, objects, local, host.log());
         this.log = host.log();
+        this.afterRequest = afterRequest;
     }
 
     /**
@@ -142,37 +138,21 @@ final class Joiner {
         UUID id = local.id();
         List<String> readable = formats.wireNames();
         // In ion-2 the node and its data go to its data znode, written once for everyone who needs them.
-        ZkStore.Prepared data = byRef
-            ? store.create(paths.node(id), codec.encode(new NodeData(nodeBytes, joinData)), CreateMode.PERSISTENT)
-            : null;
-        byte[] request = codec.encode(data == null
-            ? new JoinRequest(id, local.isClient(), readable, nodeBytes, joinData, credBytes)
-            : new JoinRequest(id, local.isClient(), readable, null, null, credBytes));
+        byte[] request = codec.encode(byRef
+            ? new JoinRequest(id, local.isClient(), readable, null, null, credBytes)
+            : new JoinRequest(id, local.isClient(), readable, nodeBytes, joinData, credBytes));
+        JoinRequestWriter writer = new JoinRequestWriter(store, id, request,
+            byRef ? codec.encode(new NodeData(nodeBytes, joinData)) : null,
+            codec.encode(new AliveInfo(local.isClient(), readable, 0)), log);
 
         store.deleteQuietly(paths.joined(id)); // An answer left from an earlier attempt with this id.
 
-        ZkStore.Prepared req;
-
-        try {
-            req = store.create(paths.join(id), request, CreateMode.EPHEMERAL);
-        }
-        catch (Exception e) {
-            if (data != null)
-                store.abandon(data); // Its multi was never sent.
-
-            throw e;
-        }
-
-        List<CuratorOp> ops = new ArrayList<>(req.ops);
-
-        if (data != null)
-            ops.addAll(data.ops);
-
-        store.commit(ops);
+        writer.write();
+        afterRequest.run();
 
         // A data znode left by a join that fails from here on is the coordinator's to remove: it may have
         // committed the join already, and members then read the node from it.
-        awaitAnswer(members, readable, attempt);
+        awaitAnswer(members, writer, attempt);
     }
 
     /**
@@ -197,14 +177,11 @@ final class Joiner {
         return attempt == Attempt.WHOLE_AFTER_UNREADABLE && joinTimeout <= 0;
     }
 
-    private void awaitAnswer(MemberFactory members, List<String> readable, Attempt attempt) throws Exception {
+    private void awaitAnswer(MemberFactory members, JoinRequestWriter request, Attempt attempt) throws Exception {
         UUID id = local.id();
         // 0 waits as long as it takes.
         long timeout = ownBound(attempt) ? RETRY_WAIT_MS : joinTimeout;
-
-        store.client().create().withMode(CreateMode.EPHEMERAL).forPath(paths.alive(id),
-            codec.encode(new AliveInfo(local.isClient(), readable, 0)));
-
+        int rewritten = 0;
         Semaphore answered = new Semaphore(0);
 
         try (PersistentWatcher w = new PersistentWatcher(store.client(), paths.joined(id), false)) {
@@ -215,7 +192,11 @@ final class Joiner {
             long nextLog = start + 10_000;
 
             while (true) {
-                if (founder.tryFound(members))
+                // Asked before the answer is read: the coordinator's commit of a join sets the joiner's alive znode,
+                // so with that gone and no answer after, no answer can come to this request.
+                boolean requested = store.exists(paths.alive(id));
+
+                if (requested && found(members))
                     return;
 
                 ZkStore.Payload answer = store.readPayload(paths.joined(id));
@@ -225,15 +206,18 @@ final class Joiner {
                     return;
                 }
 
-                if (!store.exists(paths.alive(id))) {
-                    throw new IgniteSpiException("Lost the ZooKeeper session while joining (" + paths.alive(id)
-                        + " is gone)");
-                }
-
                 long now = System.currentTimeMillis();
 
+                if (!requested) {
+                    // The session ended and took the request along with the alive znode; Curator is in a new one.
+                    log.warning("This node's ZooKeeper session ended before the coordinator answered its join: writing"
+                        + " the request again [node=" + id + ']');
+                    request.write();
+                    rewritten++;
+                }
+
                 if (timeout > 0 && now - start > timeout)
-                    throw noAnswer(attempt);
+                    throw noAnswer(attempt, rewritten);
 
                 if (now >= nextLog) {
                     log.info("Waiting for the coordinator to answer the join of " + id + " under " + paths.root);
@@ -247,8 +231,22 @@ final class Joiner {
         }
     }
 
+    /** @return Whether this node founded the cluster; false too if its request went with its session meanwhile. */
+    private boolean found(MemberFactory members) throws Exception {
+        try {
+            return founder.tryFound(members);
+        }
+        catch (KeeperException.NoNodeException requestGone) {
+            // The founding multi sets this node's alive znode and removes its request: it wrote nothing. The next
+            // round writes the request again.
+            local.clearOrder();
+
+            return false;
+        }
+    }
+
     /** A wait in vain: where {@code joinTimeout} set the bound, it is what ran out, for either request. */
-    private IgniteSpiException noAnswer(Attempt attempt) {
+    private IgniteSpiException noAnswer(Attempt attempt, int rewritten) {
         if (ownBound(attempt)) {
             return new IgniteSpiException("No answer within " + RETRY_WAIT_MS + " ms to this node's second join"
                 + " request, sent whole after the first was refused as unreadable: the coordinator may be"
@@ -257,7 +255,8 @@ final class Joiner {
 
         return new IgniteSpiException("Failed to join the cluster within joinTimeout=" + joinTimeout
             + " ms: no coordinator answered (is a server node running with the same zkRootPath "
-            + paths.root + "?)");
+            + paths.root + "?)" + (rewritten == 0 ? "" : "; the request was written again " + rewritten
+            + " time(s) after this node's ZooKeeper session ended"));
     }
 
     private byte[] joiningData() {

@@ -104,7 +104,7 @@ final class Joining {
         ctx.hooks().beforeJoin();
 
         new Joiner(store, ctx.codec(), ctx.formats(), ctx.objects(), ctx.host(), ctx.local(), ctx.notifier(),
-            ctx.snapshots(), ctx.joinTimeout()).join(membership::adopt);
+            ctx.snapshots(), ctx.joinTimeout(), ctx.afterJoinRequest()).join(membership::adopt);
 
         acks.joined();
     }

@@ -13,8 +13,10 @@ import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.CommitFaults;
+import io.zkion.discovery.zk.SessionExpiry;
 import java.util.Collection;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.spi.IgniteSpiException;
@@ -176,10 +178,47 @@ public final class NodeEngine {
         ctx.store().faults(faults);
     }
 
+    /** Runs {@code hook} on the discovery thread once a join's request is written, before the wait for its answer. */
+    @TestSeam
+    public void afterJoinRequestForTest(Runnable hook) {
+        ctx.afterJoinRequest(hook);
+    }
+
+    /** Ends this node's session on the server at once: its ephemeral znodes go now, as on a real expiry. */
+    @TestSeam
+    public void expireSessionOnServerForTest() throws Exception {
+        SessionExpiry.onServer(ctx.client());
+    }
+
     /** Has ZooKeeper expire this node's session, as it would after a pause past the session timeout. */
     @TestSeam
     public void expireSessionForTest() throws Exception {
         ctx.store().client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+    }
+
+    /**
+     * Holds this node's discovery thread, as a long pause would, until the returned handle is closed: it reads,
+     * applies and acks nothing meanwhile.
+     */
+    @TestSeam
+    public AutoCloseable holdDiscoveryForTest() throws InterruptedException {
+        CountDownLatch held = new CountDownLatch(1);
+        CountDownLatch released = new CountDownLatch(1);
+
+        loop.execute(() -> {
+            held.countDown();
+
+            try {
+                released.await();
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+
+        held.await();
+
+        return released::countDown;
     }
 
     /** @return The coordinator's parts, while this node coordinates; null otherwise. */

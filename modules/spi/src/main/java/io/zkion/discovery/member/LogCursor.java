@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import io.zkion.discovery.codec.CodecException;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
@@ -23,8 +22,14 @@ import org.apache.ignite.spi.IgniteSpiException;
 
 /**
  * Reads {@code log/} in sequence order and hands each entry this node has not applied to the {@link EventApplier}:
- * by listing the log, or by the names the log watch announced. Remembers the last sequence applied, and the
- * entries this node wrote itself and applied as it committed them.
+ * by listing the log, or by the names the log watch announced. Remembers the last sequence applied; entries this node
+ * wrote itself (as coordinator, or founding) are applied as it commits them, and count as read.
+ * <p>
+ * The gap check: ZooKeeper numbers the children of {@code log/} without holes (deletes do not move the sequence, a
+ * failed multi consumes no number: {@code LogSequenceFactsTest}), so the next entry a node applies is always the one
+ * after the last. An entry missing there, or listed and gone before this node read it, was trimmed past this node:
+ * the cluster went on without it (it was failed out, or paused past its session timeout). The node stops with a
+ * {@link LogGapException} naming the entry rather than hand Ignite a history with a hole in it.
  */
 final class LogCursor {
     private final ZkStore store;
@@ -35,13 +40,11 @@ final class LogCursor {
     private final EventApplier applier;
     private final UntrimmedEntries untrimmed;
 
+    /** Every entry up to this one is applied, or lies before this node's join; none after it. */
     private long lastSeq = -1;
 
-    /**
-     * Entries the coordinator (this node) applied as it wrote them. The log is still read in sequence order, so
-     * that an entry written by anyone else in between is read and checked, not skipped.
-     */
-    private final TreeSet<Long> ownUnread = new TreeSet<>();
+    /** Whether {@link #lastSeq} was set by this node's join or founding: before that, no entry is expected. */
+    private boolean positioned;
 
     LogCursor(ZkStore store, EventFormats formats, DiscoveryMetrics metrics, IgniteLogger log, EventApplier applier,
         UntrimmedEntries untrimmed) {
@@ -80,6 +83,7 @@ final class LogCursor {
                     long seq = ZkPaths.sequence(names.get(i));
 
                     lastSeq = seq - 1;
+                    positioned = true;
 
                     return EventIds.absolute(seq, e.eventId());
                 }
@@ -97,22 +101,13 @@ final class LogCursor {
         return names;
     }
 
-    /** @return The sequence of the newest entry applied, read or written by this node; all below it are applied. */
-    private long highestApplied() {
-        return ownUnread.isEmpty() ? lastSeq : Math.max(lastSeq, ownUnread.last());
-    }
-
-    long lastSeq() {
-        return lastSeq;
-    }
-
     /** Reads and applies every entry below sequence {@code bound}, then forgets entries that were trimmed. */
     Applied catchUpBefore(long bound) throws Exception {
         Applied total = new Applied();
 
-        // ZooKeeper numbers a sequential child by the parent's count of child creations and deletions so far: if
-        // the entry just written comes right after the last one this node applied, nothing came in between.
-        if (bound == highestApplied() + 1)
+        // The log's numbers have no holes: if the entry just written comes right after the last one this node
+        // applied, nothing came in between.
+        if (bound == lastSeq + 1)
             return total;
 
         List<String> names = sortedLog();
@@ -128,10 +123,6 @@ final class LogCursor {
         }
 
         untrimmed.forgetAllBut(present);
-
-        // Own entries below the newest listed one that were not listed are trimmed already.
-        if (!names.isEmpty() && bound == Long.MAX_VALUE)
-            ownUnread.headSet(ZkPaths.sequence(names.get(names.size() - 1))).clear();
 
         return total;
     }
@@ -154,18 +145,24 @@ final class LogCursor {
 
     /** Forgets entries the log watch reported deleted: the coordinator trimmed them once every node had them. */
     void onDeleted(List<String> deleted) {
-        for (String name : deleted) {
-            long seq = ZkPaths.sequence(name);
-
-            untrimmed.forget(seq);
-            ownUnread.remove(seq);
-        }
+        for (String name : deleted)
+            untrimmed.forget(ZkPaths.sequence(name));
     }
 
-    /** Applies an entry this node just wrote as coordinator (or as the node that founded the cluster). */
+    /**
+     * Applies an entry this node just wrote as coordinator (or as the node that founded the cluster). The coordinator
+     * caught up with every entry before it first, so it is the next one.
+     */
     Applied applyOwn(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> predelivered)
         throws Exception {
-        ownUnread.add(seq);
+        if (!positioned) { // The founding entry: what lies before it is a dead cluster's.
+            lastSeq = seq - 1;
+            positioned = true;
+        }
+
+        requireNext(seq);
+
+        lastSeq = seq; // Read already: a failure to apply it is not undone by applying it again.
 
         return applier.apply(seq, path, manifest, batch, predelivered);
     }
@@ -175,10 +172,7 @@ final class LogCursor {
         if (applier.excluded() || seq <= lastSeq)
             return new Applied();
 
-        if (ownUnread.remove(seq)) {
-            lastSeq = seq;
-            return new Applied();
-        }
+        requireNext(seq);
 
         String path = paths.log + "/" + name;
         ZkStore.Payload p;
@@ -190,8 +184,8 @@ final class LogCursor {
             throw new IgniteSpiException("Corrupt event log entry " + path + ": " + e.getMessage(), e);
         }
 
-        if (p == null)
-            return new Applied(); // Trimmed meanwhile: only entries every node acked can be.
+        if (p == null) // Listed, and trimmed before this node read it: only entries every node acked may be.
+            throw LogGapException.goneBeforeRead(path);
 
         metrics.onRead(p.data.length);
 
@@ -235,6 +229,12 @@ final class LogCursor {
                     Collections.emptyList(), UntrimmedEntries.departed(b), p.manifest));
             }
         }
+    }
+
+    /** Fails unless {@code seq} is the entry after the last one applied: a hole is an entry this node missed. */
+    private void requireNext(long seq) {
+        if (positioned && seq != lastSeq + 1)
+            throw LogGapException.missing(paths, lastSeq, seq);
     }
 
     private EventBatch decode(byte[] data, String path) {

@@ -1,5 +1,6 @@
 package io.zkion.discovery.zk;
 
+import java.util.Locale;
 import java.util.UUID;
 
 /**
@@ -89,6 +90,11 @@ public final class ZkPaths {
 
     public String logPrefix() {
         return log + "/e-";
+    }
+
+    /** @return The path of the log entry numbered {@code seq}, as ZooKeeper names a sequential child. */
+    public String logEntry(long seq) {
+        return logPrefix() + String.format(Locale.ROOT, "%010d", seq);
     }
 
     public String customPrefix() {

@@ -425,6 +425,16 @@ public final class ZkStore {
         return client.checkExists().forPath(path) != null;
     }
 
+    /**
+     * @return Whether {@code path} is an ephemeral znode of this client's current session: one this client wrote, and
+     *      not in a session since ended.
+     */
+    public boolean ownEphemeral(String path) throws Exception {
+        Stat s = client.checkExists().forPath(path);
+
+        return s != null && s.getEphemeralOwner() == client.getZookeeperClient().getZooKeeper().getSessionId();
+    }
+
     public void setData(String path, byte[] data) throws Exception {
         client.setData().forPath(path, data);
     }

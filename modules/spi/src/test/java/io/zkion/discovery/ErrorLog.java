@@ -1,0 +1,59 @@
+package io.zkion.discovery;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.ignite.IgniteLogger;
+
+/** A node's logger that keeps its warnings and errors, for a test to look for a message; drops the rest. */
+final class ErrorLog implements IgniteLogger {
+    final List<String> messages = new CopyOnWriteArrayList<>();
+
+    /** @return Whether a warning or error so far contains every one of {@code parts}. */
+    boolean has(String... parts) {
+        return messages.stream().anyMatch(m -> List.of(parts).stream().allMatch(m::contains));
+    }
+
+    @Override public IgniteLogger getLogger(Object ctgr) {
+        return this;
+    }
+
+    @Override public void trace(String msg) {
+        // Dropped.
+    }
+
+    @Override public void debug(String msg) {
+        // Dropped.
+    }
+
+    @Override public void info(String msg) {
+        // Dropped.
+    }
+
+    @Override public void warning(String msg, Throwable e) {
+        messages.add(msg);
+    }
+
+    @Override public void error(String msg, Throwable e) {
+        messages.add(msg);
+    }
+
+    @Override public boolean isTraceEnabled() {
+        return false;
+    }
+
+    @Override public boolean isDebugEnabled() {
+        return false;
+    }
+
+    @Override public boolean isInfoEnabled() {
+        return false;
+    }
+
+    @Override public boolean isQuiet() {
+        return true;
+    }
+
+    @Override public String fileName() {
+        return null;
+    }
+}
