@@ -1,10 +1,8 @@
 package io.zkion.discovery;
 
 import java.io.Serializable;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import io.zkion.discovery.codec.event.FormatId;
@@ -246,17 +244,14 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         Codecs codecs = new Codecs(eventFormats, maxInflatedBytes,
             ((IgniteEx)ignite).context().marshallerContext().jdkMarshaller(), U.resolveClassLoader(ignite.configuration()));
 
-        engine = new NodeEngine(client, zkRootPath, limit, codecs.formats, codecs.control, codecs.objects, host(), locNode,
+        DiscoveryHost host = new SpiHost(log, lsnr, exchange, auth, this::getSpiContext, () -> locNodeAttrs,
+            ignite == null ? null : ignite.name());
+
+        engine = new NodeEngine(client, zkRootPath, limit, codecs.formats, codecs.control, codecs.objects, host, locNode,
             joinTimeout, !clientReconnectDisabled, discoveryMetrics());
-
-        if (hooks != null)
-            engine.hooks(hooks);
-
-        if (commitFaults != null)
-            engine.commitFaultsForTest(commitFaults);
-
-        if (afterJoinRequest != null)
-            engine.afterJoinRequestForTest(afterJoinRequest);
+        engine.hooks(hooks);
+        engine.commitFaultsForTest(commitFaults);
+        engine.afterJoinRequestForTest(afterJoinRequest);
 
         try {
             engine.start();
@@ -285,38 +280,6 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
     private LocalAddresses localAddresses() {
         return LocalAddresses.resolve(ignite == null ? null : ignite.configuration().getLocalHost());
-    }
-
-    private DiscoveryHost host() {
-        return new DiscoveryHost() {
-            @Override public IgniteLogger log() {
-                return log;
-            }
-
-            @Override public DiscoverySpiListener listener() {
-                return lsnr;
-            }
-
-            @Override public DiscoverySpiDataExchange exchange() {
-                return exchange;
-            }
-
-            @Override public IgniteSpiContext spiContext() {
-                return getSpiContext();
-            }
-
-            @Override public DiscoverySpiNodeAuthenticator authenticator() {
-                return auth;
-            }
-
-            @Override public Map<String, Object> nodeAttributes() {
-                return locNodeAttrs;
-            }
-
-            @Override public String igniteInstanceName() {
-                return ignite == null ? null : ignite.name();
-            }
-        };
     }
 
     private String startedMessage() {
@@ -366,18 +329,8 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     // ---- The discovery contract.
 
     @Override public Serializable consistentId() throws IgniteSpiException {
-        if (consistentId == null) {
-            Serializable cfgId = ignite.configuration().getConsistentId();
-
-            if (cfgId != null)
-                consistentId = cfgId;
-            else {
-                List<String> addrs = localAddresses().sorted();
-                Object port = locNodeAttrs == null ? null : locNodeAttrs.get("TcpCommunicationSpi.comm.tcp.port");
-
-                consistentId = port instanceof Integer ? U.consistentId(addrs, (Integer)port) : ignite.configuration().getNodeId();
-            }
-        }
+        if (consistentId == null)
+            consistentId = localAddresses().consistentId(ignite.configuration(), locNodeAttrs);
 
         return consistentId;
     }

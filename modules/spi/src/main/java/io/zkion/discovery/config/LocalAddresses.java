@@ -1,10 +1,13 @@
 package io.zkion.discovery.config;
 
+import java.io.Serializable;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import org.apache.ignite.configuration.IgniteConfiguration;
 import org.apache.ignite.internal.util.typedef.internal.U;
 import org.apache.ignite.lang.IgniteBiTuple;
 import org.apache.ignite.spi.IgniteSpiException;
@@ -32,12 +35,19 @@ public final class LocalAddresses {
         }
     }
 
-    /** @return The addresses, sorted: a consistent id derived from them must not depend on the order found. */
-    public List<String> sorted() {
-        List<String> out = new ArrayList<>(addrs);
+    /**
+     * @return The node's consistent id: the configured one, else one derived from these addresses (sorted, so that
+     *      it does not depend on the order they were found in) and the communication port, as Ignite's SPIs derive it.
+     */
+    public Serializable consistentId(IgniteConfiguration cfg, Map<String, Object> attrs) {
+        if (cfg.getConsistentId() != null)
+            return cfg.getConsistentId();
 
-        Collections.sort(out);
+        List<String> sorted = new ArrayList<>(addrs);
+        Object port = attrs == null ? null : attrs.get("TcpCommunicationSpi.comm.tcp.port");
 
-        return out;
+        Collections.sort(sorted);
+
+        return port instanceof Integer ? U.consistentId(sorted, (Integer)port) : cfg.getNodeId();
     }
 }

@@ -43,6 +43,9 @@ final class FencedLogWriter {
     private ClusterState state;
     private int stateVersion;
 
+    /** Whether this coordinator said the log's sequence nears its limit. */
+    private boolean sequenceWarned;
+
     FencedLogWriter(CoordinatorContext ctx, Gate gate) {
         this.store = ctx.store;
         this.paths = ctx.paths;
@@ -136,7 +139,16 @@ final class FencedLogWriter {
         metrics.onWritten(entry.size);
         metrics.onLogEntryWritten();
 
-        return new Committed(ZkPaths.sequence(created), created, entry.prepared.manifest, entry.batch, pre, null, null);
+        long seq = ZkPaths.sequence(created);
+
+        if (seq >= ZkPaths.SEQUENCE_WARNING && !sequenceWarned) {
+            sequenceWarned = true;
+            log.warning("The event log's sequence is at " + seq + " of ZooKeeper's limit of 2^31 under " + paths.log
+                + ": stop every node of the cluster before it is reached (the last one out resets it), or the"
+                + " nodes will stop with an error then");
+        }
+
+        return new Committed(seq, created, entry.prepared.manifest, entry.batch, pre, null, null);
     }
 
     /** Applies an entry this node committed; members may have appended custom messages before it: those first. */

@@ -82,6 +82,10 @@ final class Leaving {
             clean(paths.parts, () -> store.children(paths.parts), joiningParts);
 
         store.deleteQuietly(paths.state);
+
+        // Empty now: gone, they take ZooKeeper's sequence counters with them; every node creates them at start.
+        for (String dir : paths.sequential())
+            store.deleteQuietly(dir);
     }
 
     /** Removes the children {@code names} lists under {@code dir}, but those in {@code keep}. */

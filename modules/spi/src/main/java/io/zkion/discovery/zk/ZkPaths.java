@@ -68,6 +68,14 @@ public final class ZkPaths {
         return new String[] {log, custom, joined, left};
     }
 
+    /**
+     * @return The directories whose children are sequential: ZooKeeper's counter under each only grows. The last node
+     *      out removes these directories themselves, so that the next cluster starts counting from zero.
+     */
+    public String[] sequential() {
+        return new String[] {log, custom};
+    }
+
     public String alive(UUID id) {
         return alive + "/" + id;
     }
@@ -101,9 +109,26 @@ public final class ZkPaths {
         return custom + "/c-";
     }
 
-    /** @return The sequence number ZooKeeper appended to a sequential node's name. */
+    /**
+     * Sequence numbers past this are close to ZooKeeper's limit of 2^31 (its counter is a signed int): a coordinator
+     * warns from here on, while there is time to restart the cluster, which resets the counter.
+     */
+    public static final long SEQUENCE_WARNING = Integer.MAX_VALUE - (1L << 24);
+
+    /**
+     * @return The sequence number ZooKeeper appended to a sequential node's name.
+     * @throws ZkDataException If the counter wrapped: ZooKeeper then names children with negative numbers, and the
+     *      log's order would repeat itself.
+     */
     public static long sequence(String name) {
-        return Long.parseLong(name, name.length() - 10, name.length(), 10);
+        long seq = Long.parseLong(name, name.length() - 10, name.length(), 10);
+
+        if (seq < 0) {
+            throw new ZkDataException(name + ": ZooKeeper's sequence counter under its parent wrapped past 2^31. "
+                + "Stop every node of the cluster: the last one out removes the log and its counter with it");
+        }
+
+        return seq;
     }
 
     /** @return The node id that names a child of alive/, join/, joined/ or left/, or null if it is none. */
