@@ -107,6 +107,12 @@ public final class Coordinator implements AutoCloseable {
         alive.close();
     }
 
+    /** Holds trimming, and so the acks of custom messages, on this coordinator until released. */
+    @TestSeam
+    public void holdTrimForTest(boolean hold) {
+        trimmer.hold(hold);
+    }
+
     @Override public void close() {
         customs.close();
         departures.close();
