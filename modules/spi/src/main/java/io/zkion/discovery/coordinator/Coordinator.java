@@ -96,6 +96,15 @@ public final class Coordinator implements AutoCloseable {
         trimmer.step(aliveNow);
     }
 
+    /**
+     * Has the next step list custom/ and left/ again, as it does alive/, whatever their watches said: the safety net
+     * for a step that failed after taking their news, and for news lost with a connection.
+     */
+    public void tick() {
+        customs.markDirty();
+        departures.markDirty();
+    }
+
     /** @return Ids of alive nodes, as the coordinator's cache has them. */
     public Collection<UUID> aliveIds() {
         return alive.aliveNodes().keySet();

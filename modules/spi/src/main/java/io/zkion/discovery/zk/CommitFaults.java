@@ -6,7 +6,8 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 
 /**
  * Faults a test injects into a node's commits, as production brings them: a reply lost after ZooKeeper applied the
- * {@code multi}, which Curator then sends again (the replay fails on what the first try wrote, or lands twice).
+ * {@code multi}, which Curator then sends again (the replay fails on what the first try wrote, or lands twice); and
+ * a listing that fails with an error Curator does not retry.
  */
 @TestSeam
 public interface CommitFaults {
@@ -18,4 +19,9 @@ public interface CommitFaults {
      *      and the caller gets what the second try got.
      */
     boolean loseReplyAfterCommit(List<CuratorOp> ops);
+
+    /** @return The error to fail this listing of {@code path}'s children with, or null to list them. */
+    default Exception failListing(String path) {
+        return null;
+    }
 }
