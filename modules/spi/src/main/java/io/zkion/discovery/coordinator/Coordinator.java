@@ -99,6 +99,15 @@ public final class Coordinator implements AutoCloseable {
         sweeper.step(aliveNow);
     }
 
+    /**
+     * Has the next step list custom/ and left/ again, as it does alive/, whatever their watches said: the safety net
+     * for a step that failed after taking their news, and for news lost with a connection.
+     */
+    public void tick() {
+        customs.markDirty();
+        departures.markDirty();
+    }
+
     /** @return Ids of alive nodes, as the coordinator's cache has them. */
     public Collection<UUID> aliveIds() {
         return alive.aliveNodes().keySet();
@@ -108,6 +117,12 @@ public final class Coordinator implements AutoCloseable {
     @TestSeam
     public void closeAliveCacheForTest() {
         alive.close();
+    }
+
+    /** Holds trimming, and so the acks of custom messages, on this coordinator until released. */
+    @TestSeam
+    public void holdTrimForTest(boolean hold) {
+        trimmer.hold(hold);
     }
 
     @Override public void close() {

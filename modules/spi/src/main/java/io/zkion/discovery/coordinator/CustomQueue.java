@@ -43,7 +43,10 @@ final class CustomQueue implements AutoCloseable {
 
     private final PersistentWatcher customWatch;
 
-    /** Set by the watch on custom/; the queue is listed only then (and once at takeover). */
+    /**
+     * Set by the watch on custom/, and by the coordinator's tick: a step that failed after clearing it leaves requests
+     * in the queue that no further write may announce. The queue is listed only then (and once at takeover).
+     */
     private volatile boolean customDirty = true;
 
     /** Starts the watch on custom/. */
@@ -66,6 +69,11 @@ final class CustomQueue implements AutoCloseable {
             trigger.run();
         });
         customWatch.start();
+    }
+
+    /** Has the next step list the queue. */
+    void markDirty() {
+        customDirty = true;
     }
 
     void step() throws Exception {

@@ -32,7 +32,10 @@ final class Departures implements AutoCloseable {
     private final FencedLogWriter writer;
     private final FormatChoice format;
 
-    /** Set by the watch on left/: a node stopping says so there before its session ends. */
+    /**
+     * Set by the watch on left/ (a node stopping says so there before its session ends), and by the coordinator's
+     * tick: a listing that failed after clearing it would otherwise wait for the next marker.
+     */
     private final PersistentWatcher leftWatch;
     private volatile boolean leftDirty = true;
     private Set<UUID> leaving = new HashSet<>();
@@ -60,17 +63,25 @@ final class Departures implements AutoCloseable {
         return leaving;
     }
 
+    /** Has the next step list left/. */
+    void markDirty() {
+        leftDirty = true;
+    }
+
     void step(Map<UUID, ChildData> aliveNow) throws Exception {
         if (leftDirty) {
             leftDirty = false; // Before listing: a marker written meanwhile sets it again.
-            leaving = new HashSet<>();
+
+            Set<UUID> listed = new HashSet<>();
 
             for (String name : store.children(paths.left)) {
                 UUID id = ZkPaths.nodeId(name);
 
                 if (id != null)
-                    leaving.add(id);
+                    listed.add(id);
             }
+
+            leaving = listed;
         }
 
         List<DiscoveryEvent> events = new ArrayList<>();
@@ -85,6 +96,11 @@ final class Departures implements AutoCloseable {
 
             if (n == local || (!left && aliveNow.containsKey(n.id())))
                 continue;
+
+            // Gone with a marker this node has not listed (a listing failed, or is due): it left, and its marker
+            // goes with its departure rather than staying behind.
+            if (!left)
+                left = store.exists(paths.left(n.id()));
 
             // An entry holds fewer than EventIds.PER_ENTRY events, and one multi has a size bound: the rest go next step.
             if (events.size() >= MAX_DEPARTURES) {

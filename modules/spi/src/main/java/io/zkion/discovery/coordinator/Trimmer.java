@@ -56,6 +56,9 @@ final class Trimmer {
      */
     private boolean sweepNodes = true;
 
+    /** Set by a test that needs entries, and the acks of their messages, to stay pending. */
+    private volatile boolean held;
+
     Trimmer(CoordinatorContext ctx, AliveView alive, FencedLogWriter writer) {
         this.store = ctx.store;
         this.paths = ctx.paths;
@@ -74,7 +77,18 @@ final class Trimmer {
         sweepNodes = true;
     }
 
+    /** Holds trimming, and so the acks of custom messages, until released. */
+    void hold(boolean hold) {
+        held = hold;
+
+        if (!hold)
+            trigger.run();
+    }
+
     void step(Map<UUID, ChildData> aliveNow) throws Exception {
+        if (held)
+            return;
+
         long minAck = member.lastEventId();
 
         for (ZkIonClusterNode n : member.topology().members()) {

@@ -81,7 +81,9 @@ final class MessageSender {
                     ctx.metrics().onGateWait();
                 }
 
-                queued.add(append(data, membership.joinedState().format, -1));
+                // In the format the cluster writes now, which the gate names: the one of this node's join may be one
+                // the coordinator no longer reads (a node that reads only an older one took over).
+                queued.add(append(data, gate.current().value.format, -1));
             }
         }
         catch (Exception e) {

@@ -19,8 +19,9 @@ final class RoleSwitch {
     private final DiscoveryLoop loop;
 
     /**
-     * While coordinating, a cycle runs at least this often with alive/ listed afresh: should a ZooKeeper
-     * notification be lost, a join or a departure waits a tick, not forever.
+     * While coordinating, a cycle runs at least this often with alive/, custom/ and left/ listed afresh: should a
+     * ZooKeeper notification be lost, or a step fail after taking it, a join, a departure or a queued message waits
+     * a tick, not forever.
      */
     private final DiscoveryLoop.Delayed tick;
 
@@ -33,6 +34,10 @@ final class RoleSwitch {
         this.loop = loop;
         this.tick = loop.delayed(TICK_MS, () -> {
             watch.markAliveDirty();
+
+            if (crd != null)
+                crd.tick();
+
             loop.trigger();
         });
     }
@@ -65,8 +70,8 @@ final class RoleSwitch {
     /** Lets the coordinator work, if this node is it. */
     void step(Set<UUID> alive) throws Exception {
         if (crd != null) {
+            tick.schedule(); // First: the tick must come even after a step that throws.
             crd.step(alive);
-            tick.schedule();
         }
     }
 

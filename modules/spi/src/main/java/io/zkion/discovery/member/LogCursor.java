@@ -206,10 +206,12 @@ final class LogCursor {
     }
 
     /**
-     * Takes over entries this node never applied (written before it joined) and that are still in the log, so
-     * that a new coordinator trims them too. Their custom messages were never delivered here: no ack for them.
+     * @return Entries this node never applied (written before it joined) that are still in the log, in sequence
+     *      order, for a new coordinator to take over (see {@link OlderEntries}).
      */
-    void adoptOlderEntries() throws Exception {
+    List<OlderEntries.Older> olderEntries() throws Exception {
+        List<OlderEntries.Older> out = new ArrayList<>();
+
         for (String name : sortedLog()) {
             long seq = ZkPaths.sequence(name);
 
@@ -224,11 +226,11 @@ final class LogCursor {
 
             EventBatch b = decode(p.data, path);
 
-            if (!b.events().isEmpty()) {
-                untrimmed.add(new LogEntry(seq, path, EventIds.absolute(seq, b.eventIdCounter()),
-                    Collections.emptyList(), UntrimmedEntries.departed(b), p.manifest));
-            }
+            if (!b.events().isEmpty())
+                out.add(new OlderEntries.Older(seq, path, p.manifest, b));
         }
+
+        return out;
     }
 
     /** Fails unless {@code seq} is the entry after the last one applied: a hole is an entry this node missed. */

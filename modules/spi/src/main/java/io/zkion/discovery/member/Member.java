@@ -31,12 +31,14 @@ public final class Member {
     private final UnloggedDeliveries unlogged = new UnloggedDeliveries();
     private final EventApplier applier;
     private final LogCursor cursor;
+    private final OlderEntries older;
 
     public Member(ZkStore store, EventFormats formats, ObjectCodec objects, NodeDataReader nodeData, Notifier notifier,
         DiscoveryHost host, DiscoveryMetrics metrics, ZkIonClusterNode local) {
         this.local = local;
         this.applier = new EventApplier(objects, nodeData, notifier, host, local, untrimmed, metrics);
         this.cursor = new LogCursor(store, formats, metrics, host.log(), applier, untrimmed);
+        this.older = new OlderEntries(objects, host.log(), applier, untrimmed);
     }
 
     public Topology topology() {
@@ -96,9 +98,12 @@ public final class Member {
         cursor.onDeleted(deleted);
     }
 
-    /** Takes over entries written before this node joined, so that a new coordinator trims them too. */
+    /**
+     * Takes over entries written before this node joined, so that a new coordinator trims them too and logs the acks
+     * the nodes that delivered their messages wait for.
+     */
     public void adoptOlderEntries() throws Exception {
-        cursor.adoptOlderEntries();
+        older.adopt(cursor.olderEntries());
     }
 
     /** @return Nodes taken out of the topology by entries not trimmed yet: some member may still need their data. */

@@ -7,7 +7,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 /**
  * Faults a test injects into a node's commits, as production brings them: a reply lost after ZooKeeper applied the
  * {@code multi}, which Curator then sends again (the replay fails on what the first try wrote, or lands twice); a
- * multi that never reached ZooKeeper.
+ * multi that never reached ZooKeeper; and a listing that fails with an error Curator does not retry.
  */
 @TestSeam
 public interface CommitFaults {
@@ -23,5 +23,10 @@ public interface CommitFaults {
     /** @return Whether this multi fails without reaching ZooKeeper, as with a connection lost before it was sent. */
     default boolean failBeforeCommit(List<CuratorOp> ops) {
         return false;
+    }
+
+    /** @return The error to fail this listing of {@code path}'s children with, or null to list them. */
+    default Exception failListing(String path) {
+        return null;
     }
 }

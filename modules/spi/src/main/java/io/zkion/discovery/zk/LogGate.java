@@ -53,6 +53,13 @@ public final class LogGate<T> {
 
     /** @return The gate as seen now if it is open, or null while it is closed. */
     public Seen<T> openOrNull() throws Exception {
+        Seen<T> s = current();
+
+        return isOpen.test(s.value) ? s : null;
+    }
+
+    /** @return The gate as seen now, open or closed: read only if the cached version was invalidated. */
+    public Seen<T> current() throws Exception {
         Seen<T> s;
         long gen;
 
@@ -74,7 +81,7 @@ public final class LogGate<T> {
             }
         }
 
-        return isOpen.test(s.value) ? s : null;
+        return s;
     }
 
     /** @return An op that fails the multi unless the gate is still at {@code version}. */

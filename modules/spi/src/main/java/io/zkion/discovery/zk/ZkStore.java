@@ -392,6 +392,11 @@ public final class ZkStore {
     }
 
     public List<String> children(String path) throws Exception {
+        Exception fault = faults.failListing(path);
+
+        if (fault != null)
+            throw fault;
+
         try {
             return client.getChildren().forPath(path);
         }
