@@ -17,7 +17,7 @@ import io.zkion.discovery.internal.InternalListenerHooks;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.engine.NodeEngine;
 import io.zkion.discovery.internal.TestSeam;
-import io.zkion.discovery.zk.CommitFaults;
+import io.zkion.discovery.zk.ZkFaults;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.ignite.IgniteException;
 import org.apache.ignite.IgniteLogger;
@@ -73,7 +73,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     private transient CuratorFramework client;
     private transient volatile NodeEngine engine;
     private transient volatile InternalListenerHooks hooks;
-    private transient volatile CommitFaults commitFaults;
+    private transient volatile ZkFaults zkFaults;
     private transient volatile Runnable afterJoinRequest;
     /**
      * Created on first use, not inline: an SPI that travels to another JVM (Ignite's multi-JVM tests, tools that ship
@@ -250,7 +250,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         engine = new NodeEngine(client, zkRootPath, limit, codecs.formats, codecs.control, codecs.objects, host, locNode,
             joinTimeout, !clientReconnectDisabled, discoveryMetrics());
         engine.hooks(hooks);
-        engine.commitFaultsForTest(commitFaults);
+        engine.zkFaultsForTest(zkFaults);
         engine.afterJoinRequestForTest(afterJoinRequest);
 
         try {
@@ -454,8 +454,8 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
     /** Injects faults into this node's commits, from its start on. */
     @TestSeam
-    public ZkIonDiscoverySpi setCommitFaultsForTest(CommitFaults faults) {
-        commitFaults = faults;
+    public ZkIonDiscoverySpi setZkFaultsForTest(ZkFaults faults) {
+        zkFaults = faults;
         return self();
     }
 

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import io.zkion.discovery.CustomMessageTest.Mutable;
-import io.zkion.discovery.zk.CommitFaults;
+import io.zkion.discovery.zk.ZkFaults;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.transaction.CuratorOp;
@@ -112,7 +112,7 @@ public class FailedStepRetryTest extends ZkIonTestSupport {
         peek.start();
         closeAfter.add(peek);
 
-        CommitFaults faults = new CommitFaults() {
+        ZkFaults faults = new ZkFaults() {
             @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
                 return false;
             }
@@ -133,7 +133,7 @@ public class FailedStepRetryTest extends ZkIonTestSupport {
             }
         };
 
-        return start(config(name, false).setDiscoverySpi(spi().setCommitFaultsForTest(faults)));
+        return start(config(name, false).setDiscoverySpi(spi().setZkFaultsForTest(faults)));
     }
 
     @After public void closeClients() {

@@ -19,7 +19,7 @@ public class FoundingReplayTest extends ZkIonTestSupport {
         String state = root + "/state";
         AtomicInteger lost = new AtomicInteger();
         ZkIonDiscoverySpi spi = spi().setJoinTimeout(20_000)
-            .setCommitFaultsForTest(ops -> creates(ops, state) && lost.getAndIncrement() == 0);
+            .setZkFaultsForTest(ops -> creates(ops, state) && lost.getAndIncrement() == 0);
 
         Ignite s1 = start(config("s1", false).setDiscoverySpi(spi));
         Ignite s2 = start("s2");

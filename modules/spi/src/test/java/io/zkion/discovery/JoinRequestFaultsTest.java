@@ -48,7 +48,7 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
         AtomicInteger lost = new AtomicInteger();
         ZkIonDiscoverySpi spi = spi().setJoinTimeout(30_000);
 
-        spi.setCommitFaultsForTest(ops -> FoundingReplayTest.creates(ops, root + "/join/" + spi.getLocalNode().id())
+        spi.setZkFaultsForTest(ops -> FoundingReplayTest.creates(ops, root + "/join/" + spi.getLocalNode().id())
             && lost.getAndIncrement() == 0);
 
         Ignite s2 = start(config("s2", false).setDiscoverySpi(spi));

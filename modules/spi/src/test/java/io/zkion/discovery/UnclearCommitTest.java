@@ -26,7 +26,7 @@ public class UnclearCommitTest extends ZkIonTestSupport {
 
     @Test(timeout = 120_000) public void aMutableMessageWhoseCommitReplyWasLostIsDeliveredOnce() throws Exception {
         AtomicInteger lost = new AtomicInteger();
-        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setCommitFaultsForTest(
+        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(
             ops -> armed.get() && logsQueuedMessage(ops) && lost.getAndIncrement() == 0)));
 
         checkMutableDeliveredOnce(s1, lost);
@@ -34,7 +34,7 @@ public class UnclearCommitTest extends ZkIonTestSupport {
 
     @Test(timeout = 120_000) public void aMutableMessageWhoseCommitFailedIsLoggedAsDeliveredBefore() throws Exception {
         AtomicInteger failed = new AtomicInteger();
-        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setCommitFaultsForTest(new io.zkion.discovery.zk.CommitFaults() {
+        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new io.zkion.discovery.zk.ZkFaults() {
             @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
                 return false;
             }

@@ -12,7 +12,7 @@ import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
-import io.zkion.discovery.zk.CommitFaults;
+import io.zkion.discovery.zk.ZkFaults;
 import io.zkion.discovery.zk.SessionExpiry;
 import java.util.Collection;
 import java.util.UUID;
@@ -174,7 +174,7 @@ public final class NodeEngine {
 
     /** Injects faults into this node's commits; set before {@link #start}. */
     @TestSeam
-    public void commitFaultsForTest(CommitFaults faults) {
+    public void zkFaultsForTest(ZkFaults faults) {
         ctx.store().faults(faults);
     }
 

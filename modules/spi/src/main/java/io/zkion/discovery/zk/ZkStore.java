@@ -42,7 +42,7 @@ public final class ZkStore {
     /** Size of one part: the limit less room for the request's own framing. */
     private final int partSize;
 
-    private volatile CommitFaults faults = CommitFaults.NONE;
+    private volatile ZkFaults faults = ZkFaults.NONE;
 
     public ZkStore(CuratorFramework client, ZkPaths paths, int requestLimit) {
         this.client = client;
@@ -178,8 +178,8 @@ public final class ZkStore {
 
     /** Injects faults into this store's commits. */
     @TestSeam
-    public void faults(CommitFaults faults) {
-        this.faults = faults == null ? CommitFaults.NONE : faults;
+    public void faults(ZkFaults faults) {
+        this.faults = faults == null ? ZkFaults.NONE : faults;
     }
 
     /** A node's payload, and its raw data when that was a parts manifest (needed to delete the parts). */

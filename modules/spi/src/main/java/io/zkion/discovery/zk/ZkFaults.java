@@ -5,14 +5,14 @@ import io.zkion.discovery.internal.TestSeam;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 
 /**
- * Faults a test injects into a node's commits, as production brings them: a reply lost after ZooKeeper applied the
+ * Faults a test injects into a node's ZooKeeper calls, as production brings them: a reply lost after ZooKeeper applied the
  * {@code multi}, which Curator then sends again (the replay fails on what the first try wrote, or lands twice); a
  * multi that never reached ZooKeeper; and a listing that fails with an error Curator does not retry.
  */
 @TestSeam
-public interface CommitFaults {
+public interface ZkFaults {
     /** No faults. */
-    CommitFaults NONE = ops -> false;
+    ZkFaults NONE = ops -> false;
 
     /**
      * @return Whether this multi's reply is lost once ZooKeeper applied it: the store sends it again, as Curator does,
