@@ -3,13 +3,10 @@ package io.zkion.discovery;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import io.zkion.discovery.CustomMessageTest.Ping;
-import io.zkion.discovery.CustomMessageTest.Pong;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.apache.ignite.internal.IgniteEx;
-import org.apache.ignite.internal.managers.discovery.GridDiscoveryManager;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
@@ -69,13 +66,6 @@ public class AckAfterFailoverTest extends ZkIonTestSupport {
     }
 
     private void listen(Ignite n) {
-        List<String> l = new CopyOnWriteArrayList<>();
-
-        seen.put(n.name(), l);
-
-        GridDiscoveryManager disco = ((IgniteEx)n).context().discovery();
-
-        disco.setCustomEventListener(Ping.class, (topVer, snd, msg) -> l.add("ping " + msg.tag));
-        disco.setCustomEventListener(Pong.class, (topVer, snd, msg) -> l.add("ack " + msg.tag));
+        seen.put(n.name(), CustomMessageTest.pingsAndAcks(n));
     }
 }

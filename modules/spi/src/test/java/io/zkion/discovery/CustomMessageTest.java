@@ -147,14 +147,18 @@ public class CustomMessageTest extends ZkIonTestSupport {
     }
 
     private void listen(Ignite n) {
+        seen.put(n.name(), pingsAndAcks(n));
+    }
+
+    /** @return What {@code n} delivers of pings and their acks, as "ping tag" and "ack tag", in its order. */
+    static List<String> pingsAndAcks(Ignite n) {
         List<String> l = new CopyOnWriteArrayList<>();
-
-        seen.put(n.name(), l);
-
         GridDiscoveryManager disco = ((IgniteEx)n).context().discovery();
 
         disco.setCustomEventListener(Ping.class, (topVer, snd, msg) -> l.add("ping " + msg.tag));
         disco.setCustomEventListener(Pong.class, (topVer, snd, msg) -> l.add("ack " + msg.tag));
+
+        return l;
     }
 
     private List<String> pings(String node) {

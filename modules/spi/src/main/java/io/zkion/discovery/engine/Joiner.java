@@ -72,23 +72,21 @@ final class Joiner {
     /** A test's fault, run once the request is written and before the wait: an expiry, say. */
     private final Runnable afterRequest;
 
-    Joiner(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, DiscoveryHost host,
-        ZkIonClusterNode local, Notifier notifier, TopologySnapshotCodec snapshots, long joinTimeout,
-        Runnable afterRequest) {
-        this.store = store;
-        this.paths = store.paths();
-        this.codec = codec;
-        this.formats = formats;
-        this.objects = objects;
-        this.host = host;
-        this.local = local;
-        this.notifier = notifier;
-        this.snapshots = snapshots;
-        this.joinTimeout = joinTimeout;
+    Joiner(EngineContext ctx) {
+        this.store = ctx.store();
+        this.paths = ctx.paths();
+        this.codec = ctx.codec();
+        this.formats = ctx.formats();
+        this.objects = ctx.objects();
+        this.host = ctx.host();
+        this.local = ctx.local();
+        this.notifier = ctx.notifier();
+        this.snapshots = ctx.snapshots();
+        this.joinTimeout = ctx.joinTimeout();
         this.nodeData = new NodeDataReader(store, codec);
-        this.founder = new Founder(store, codec, formats, objects, local, host.log());
-        this.log = host.log();
-        this.afterRequest = afterRequest;
+        this.founder = new Founder(store, codec, formats, objects, local, ctx.log());
+        this.log = ctx.log();
+        this.afterRequest = ctx.afterJoinRequest();
     }
 
     /**

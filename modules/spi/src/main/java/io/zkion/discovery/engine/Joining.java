@@ -103,8 +103,7 @@ final class Joining {
     void join() throws Exception {
         ctx.hooks().beforeJoin();
 
-        new Joiner(store, ctx.codec(), ctx.formats(), ctx.objects(), ctx.host(), ctx.local(), ctx.notifier(),
-            ctx.snapshots(), ctx.joinTimeout(), ctx.afterJoinRequest()).join(membership::adopt);
+        new Joiner(ctx).join(membership::adopt);
 
         acks.joined();
     }
