@@ -37,6 +37,9 @@ import org.apache.ignite.spi.discovery.DiscoverySpiDataExchange;
 import org.apache.ignite.spi.discovery.DiscoverySpiListener;
 import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
 
+import static org.apache.ignite.internal.managers.discovery.GridDiscoveryManager.DISCO_METRICS;
+import static org.apache.ignite.internal.processors.metric.impl.MetricUtils.metricName;
+
 /**
  * Everything of {@link ZkIonDiscoverySpi} that is the same on every Ignite line: configuration, lifecycle
  * and the discovery contract, delegated to {@link NodeEngine}. The concrete class, one per Ignite
@@ -307,19 +310,18 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
     @Override protected void onContextInitialized0(IgniteSpiContext spiCtx) throws IgniteSpiException {
         try {
-            MetricRegistryImpl reg = (MetricRegistryImpl)spiCtx.getOrCreateMetricRegistry("io.discovery.zkion");
-
-            discoveryMetrics().register(reg, () -> {
-                NodeEngine e = engine;
-                return e == null ? 0 : e.topology().topVer();
-            }, () -> {
-                NodeEngine e = engine;
-                ClusterNode c = e == null ? null : e.coordinator();
-                return c == null ? null : c.id();
-            }, () -> {
-                NodeEngine e = engine;
-                return e == null ? 0 : e.pendingEntries();
-            });
+            discoveryMetrics().register((MetricRegistryImpl)spiCtx.getOrCreateMetricRegistry(DISCO_METRICS),
+                (MetricRegistryImpl)spiCtx.getOrCreateMetricRegistry(metricName(DISCO_METRICS, "zkion")), () -> {
+                    NodeEngine e = engine;
+                    return e == null ? 0 : e.topology().topVer();
+                }, () -> {
+                    NodeEngine e = engine;
+                    ClusterNode c = e == null ? null : e.coordinator();
+                    return c == null ? null : c.id();
+                }, () -> {
+                    NodeEngine e = engine;
+                    return e == null ? 0 : e.pendingEntries();
+                });
         }
         catch (RuntimeException e) {
             log.warning("ZkIon discovery metrics are not available: " + e);

@@ -4,11 +4,14 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteException;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.configuration.BinaryConfiguration;
 import org.apache.ignite.configuration.IgniteConfiguration;
+import org.apache.ignite.events.EventType;
+import org.apache.ignite.events.NodeValidationFailedEvent;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
@@ -38,7 +41,12 @@ public class JoinTest extends ZkIonTestSupport {
     }
 
     @Test(timeout = 120_000) public void refusedJoinFailsFastWithTheReason() throws Exception {
-        start("s1");
+        Ignite s1 = start(config("s1", false).setIncludeEventTypes(EventType.EVT_NODE_VALIDATION_FAILED));
+        List<String> validationFailed = new CopyOnWriteArrayList<>();
+
+        // Ignite's listeners of this event wait on the coordinator, which validated the node.
+        s1.events().localListen(e -> validationFailed.add(((NodeValidationFailedEvent)e).validationResult().message()),
+            EventType.EVT_NODE_VALIDATION_FAILED);
 
         IgniteConfiguration bad = config("bad", false).setBinaryConfiguration(new BinaryConfiguration().setCompactFooter(false));
         long t0 = System.nanoTime();
@@ -57,6 +65,8 @@ public class JoinTest extends ZkIonTestSupport {
 
         assertTrue("Refusal took " + ms + " ms", ms < 15_000);
         assertEquals(1, nodes.get(0).cluster().nodes().size());
+        await("EVT_NODE_VALIDATION_FAILED on the coordinator", 10_000, () -> validationFailed.size() == 1);
+        assertTrue(validationFailed.toString(), validationFailed.get(0).toLowerCase().contains("binary"));
     }
 
     /** 3 MB of incompressible node attributes: the join request and join events go through parts znodes. */

@@ -11,6 +11,7 @@ import io.zkion.discovery.zk.ZkPaths;
 import org.apache.ignite.internal.processors.security.SecurityContext;
 import org.apache.ignite.internal.processors.security.SecurityUtils;
 import org.apache.ignite.plugin.security.SecurityCredentials;
+import org.apache.ignite.events.NodeValidationFailedEvent;
 import org.apache.ignite.spi.IgniteNodeValidationResult;
 import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.discovery.DiscoveryDataBag;
@@ -22,12 +23,14 @@ final class JoinValidator {
     private final ObjectCodec objects;
     private final Member member;
     private final DiscoveryHost host;
+    private final ZkIonClusterNode local;
 
     JoinValidator(CoordinatorContext ctx) {
         this.paths = ctx.paths;
         this.objects = ctx.objects;
         this.member = ctx.member;
         this.host = ctx.host;
+        this.local = ctx.local;
     }
 
     /**
@@ -64,7 +67,13 @@ final class JoinValidator {
             res = ctx.validateNode(node, bag);
         }
 
-        return res == null ? null : res.sendMessage();
+        if (res == null)
+            return null;
+
+        // Ignite's listeners of EVT_NODE_VALIDATION_FAILED learn of it on the node that validated, as with its SPIs.
+        ctx.recordEvent(new NodeValidationFailedEvent(local, node, res));
+
+        return res.sendMessage();
     }
 
     /** Runs Ignite's authenticator, when a security plugin set one, and records the subject in the attributes. */

@@ -44,13 +44,18 @@ final class SessionLoss {
 
     /** Curator's news of the connection, on Curator's thread. */
     void onConnectionState(ConnectionState s) {
+        logConnectionState(s);
+
+        if (s == ConnectionState.SUSPENDED)
+            ctx.metrics().onSuspended();
+
         if (s == ConnectionState.RECONNECTED) {
             watch.markAllDirty(); // Watches may have missed changes while disconnected.
             loop.trigger(); // Same session or a new one: the cycle tells which.
         }
 
         if (s == ConnectionState.LOST) {
-            ctx.metrics().onConnectionLoss();
+            ctx.metrics().onSessionLost();
 
             // The session lost is the one joined with now; once a rejoin has replaced it, this news is stale.
             long lost = membership.sessionId();
@@ -65,6 +70,37 @@ final class SessionLoss {
                 // Stopping.
             }
         }
+    }
+
+    /**
+     * Says what the connection to ZooKeeper did, with the session and the server: an operator reading of a segmented
+     * node must be able to tell a suspension that healed from a session that was lost.
+     */
+    private void logConnectionState(ConnectionState s) {
+        if (s != ConnectionState.SUSPENDED && s != ConnectionState.RECONNECTED && s != ConnectionState.LOST)
+            return;
+
+        String session;
+        String server;
+
+        try {
+            session = Long.toHexString(ctx.client().getZookeeperClient().getZooKeeper().getSessionId());
+            server = ctx.client().getZookeeperClient().getCurrentConnectionString();
+        }
+        catch (Exception e) {
+            session = "unknown";
+            server = "unknown";
+        }
+
+        String what = "ZooKeeper connection " + s + " [node=" + local.id() + ", session=0x" + session + ", servers="
+            + server + ']';
+
+        if (s == ConnectionState.RECONNECTED)
+            log.info(what);
+        else if (s == ConnectionState.SUSPENDED)
+            log.warning(what + ": discovery waits for it to come back within the session timeout");
+        else
+            log.warning(what + ": the session is gone, and this node with it");
     }
 
     /** Makes the discovery thread find this node excluded: Ignite asked a client to reconnect, or a test. */

@@ -1,5 +1,6 @@
 package io.zkion.discovery.internal;
 
+import java.util.UUID;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -22,7 +23,8 @@ public final class DiscoveryMetrics {
     private final LongAdder entriesTrimmed = new LongAdder();
     private final LongAdder coordinatorTakeovers = new LongAdder();
     private final LongAdder commitConflicts = new LongAdder();
-    private final LongAdder connectionLosses = new LongAdder();
+    private final LongAdder sessionsLost = new LongAdder();
+    private final LongAdder suspensions = new LongAdder();
     private final LongAdder gateClosings = new LongAdder();
     private final LongAdder gateWaits = new LongAdder();
     private final LongAdder undeliverable = new LongAdder();
@@ -37,7 +39,8 @@ public final class DiscoveryMetrics {
     public void onTrimmed(int n) { entriesTrimmed.add(n); }
     public void onTakeover() { coordinatorTakeovers.increment(); }
     public void onCommitConflict() { commitConflicts.increment(); }
-    public void onConnectionLoss() { connectionLosses.increment(); }
+    public void onSessionLost() { sessionsLost.increment(); }
+    public void onSuspended() { suspensions.increment(); }
     public void onGateClosed() { gateClosings.increment(); }
     public void onGateWait() { gateWaits.increment(); }
     public void onUndeliverable() { undeliverable.increment(); }
@@ -50,6 +53,14 @@ public final class DiscoveryMetrics {
         return logEntriesWritten.sum();
     }
 
+    public long suspensions() {
+        return suspensions.sum();
+    }
+
+    public long sessionsLost() {
+        return sessionsLost.sum();
+    }
+
     public long undeliverable() {
         return undeliverable.sum();
     }
@@ -58,28 +69,36 @@ public final class DiscoveryMetrics {
         return entriesTrimmed.sum();
     }
 
-    /** Publishes the counters, plus gauges the engine supplies, into {@code reg}. */
-    public void register(MetricRegistryImpl reg, LongSupplier topVer, Supplier<Object> coordinator,
-        LongSupplier pendingEntries) {
-        add(reg, "JoinedNodes", "Nodes joined since start.", joined);
-        add(reg, "LeftNodes", "Nodes left since start.", left);
-        add(reg, "FailedNodes", "Nodes failed since start.", failed);
-        add(reg, "CustomEvents", "Custom events delivered since start.", custom);
-        add(reg, "ZkBytesWritten", "Payload bytes this node wrote to ZooKeeper.", bytesWritten);
-        add(reg, "ZkBytesRead", "Payload bytes this node read from the event log.", bytesRead);
-        add(reg, "LogEntriesWritten", "Event log entries this node appended.", logEntriesWritten);
-        add(reg, "LogEntriesRead", "Event log entries this node read.", entriesRead);
-        add(reg, "LogEntriesTrimmed", "Event log entries this node trimmed as coordinator.", entriesTrimmed);
-        add(reg, "CoordinatorTakeovers", "Times this node became coordinator.", coordinatorTakeovers);
-        add(reg, "CommitConflicts", "Coordinator commits refused by the state version check.", commitConflicts);
-        add(reg, "ConnectionLosses", "ZooKeeper sessions this node lost.", connectionLosses);
-        add(reg, "LogGateClosings", "Times this node, as coordinator, closed the log to members' appends.", gateClosings);
-        add(reg, "UndeliverableCustomEvents", "Custom events this node could not read and skipped (the others"
+    /**
+     * Publishes, into {@code stock}, what Ignite's stock ZooKeeper SPI publishes under the same names (so dashboards
+     * keep working after a migration), and ZkIon's own counters into {@code own}.
+     */
+    public void register(MetricRegistryImpl stock, MetricRegistryImpl own, LongSupplier topVer,
+        Supplier<UUID> coordinator, LongSupplier pendingEntries) {
+        add(stock, "JoinedNodes", "Joined nodes count.", joined);
+        add(stock, "FailedNodes", "Failed nodes count.", failed);
+        add(stock, "LeftNodes", "Left nodes count.", left);
+        // Communication-failure resolution is not supported: none is ever processed.
+        stock.register("CommunicationErrors", () -> 0L, "Communication errors count.");
+        stock.register("CurrentTopologyVersion", topVer, "Current topology version.");
+        stock.register("Coordinator", coordinator, UUID.class, "Coordinator ID.");
+
+        add(own, "CustomEvents", "Custom events delivered since start.", custom);
+        add(own, "ZkBytesWritten", "Payload bytes this node wrote to ZooKeeper.", bytesWritten);
+        add(own, "ZkBytesRead", "Payload bytes this node read from the event log.", bytesRead);
+        add(own, "LogEntriesWritten", "Event log entries this node appended.", logEntriesWritten);
+        add(own, "LogEntriesRead", "Event log entries this node read.", entriesRead);
+        add(own, "LogEntriesTrimmed", "Event log entries this node trimmed as coordinator.", entriesTrimmed);
+        add(own, "CoordinatorTakeovers", "Times this node became coordinator.", coordinatorTakeovers);
+        add(own, "CommitConflicts", "Coordinator commits refused by the state version check.", commitConflicts);
+        add(own, "SessionsLost", "ZooKeeper sessions this node lost.", sessionsLost);
+        add(own, "ConnectionSuspensions", "Times this node's connection to ZooKeeper was suspended (lost, its"
+            + " session not yet).", suspensions);
+        add(own, "LogGateClosings", "Times this node, as coordinator, closed the log to members' appends.", gateClosings);
+        add(own, "LogGateRetries", "Custom message appends that met a closed log gate and were retried.", gateWaits);
+        add(own, "UndeliverableCustomEvents", "Custom events this node could not read and skipped (the others"
             + " deliver them).", undeliverable);
-        add(reg, "LogGateRetries", "Custom message appends that met a closed log gate and were retried.", gateWaits);
-        reg.register("CurrentTopologyVersion", topVer, "Current topology version.");
-        reg.register("PendingLogEntries", pendingEntries, "Event log entries not yet trimmed, as this node knows them.");
-        reg.register("Coordinator", coordinator, Object.class, "Id of the coordinator, as this node knows it.");
+        own.register("PendingLogEntries", pendingEntries, "Event log entries not yet trimmed, as this node knows them.");
     }
 
     private static void add(MetricRegistryImpl reg, String name, String desc, LongAdder src) {

@@ -1,0 +1,41 @@
+package io.zkion.discovery;
+
+import org.apache.ignite.Ignite;
+import org.apache.ignite.Ignition;
+import org.apache.ignite.internal.IgniteEx;
+import org.apache.ignite.internal.processors.metric.MetricRegistryImpl;
+import org.apache.ignite.spi.metric.LongMetric;
+import org.apache.ignite.spi.metric.ObjectMetric;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+
+/**
+ * The metrics Ignite's stock ZooKeeper SPI publishes are in {@code io.discovery} under the same names, so dashboards
+ * keep working after a migration; ZkIon's own are in {@code io.discovery.zkion}.
+ */
+public class MetricsTest extends ZkIonTestSupport {
+    @Test(timeout = 60_000) public void stockNamesInIoDiscoveryAndOursBesideThem() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+
+        Ignition.stop(s2.name(), true);
+        nodes.remove(s2);
+
+        await("s2 gone from s1", 30_000, () -> s1.cluster().nodes().size() == 1);
+
+        MetricRegistryImpl stock = ((IgniteEx)s1).context().metric().registry("io.discovery");
+        MetricRegistryImpl own = ((IgniteEx)s1).context().metric().registry("io.discovery.zkion");
+
+        assertEquals("its own join and s2's", 2, stock.<LongMetric>findMetric("JoinedNodes").value());
+        assertEquals(1, stock.<LongMetric>findMetric("LeftNodes").value());
+        assertEquals(0, stock.<LongMetric>findMetric("FailedNodes").value());
+        assertEquals(0, stock.<LongMetric>findMetric("CommunicationErrors").value());
+        assertEquals(3, stock.<LongMetric>findMetric("CurrentTopologyVersion").value());
+        assertEquals(s1.cluster().localNode().id(), stock.<ObjectMetric<?>>findMetric("Coordinator").value());
+        assertNotNull(own.findMetric("PendingLogEntries"));
+        assertNotNull(own.findMetric("SessionsLost"));
+        assertNotNull(own.findMetric("UndeliverableCustomEvents"));
+    }
+}
