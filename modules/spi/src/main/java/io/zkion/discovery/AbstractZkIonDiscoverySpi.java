@@ -8,6 +8,7 @@ import java.util.UUID;
 import io.zkion.discovery.codec.event.FormatId;
 import io.zkion.discovery.codec.zip.StreamingZip;
 import io.zkion.discovery.config.Codecs;
+import io.zkion.discovery.config.DigestCredentials;
 import io.zkion.discovery.config.LocalAddresses;
 import io.zkion.discovery.config.SettingsCheck;
 import io.zkion.discovery.config.ZooKeeperConnector;
@@ -82,7 +83,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
      * Created on first use, not inline: an SPI that travels to another JVM (Ignite's multi-JVM tests, tools that ship
      * an IgniteConfiguration) comes back without its constructor or field initialisers having run.
      */
-    private transient volatile DiscoveryMetrics metrics;
+    private transient DiscoveryMetrics metrics;
 
     // ---- Configuration, named and meant as on Ignite's ZookeeperDiscoverySpi.
 
@@ -197,8 +198,9 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     /**
-     * ZooKeeper digest credentials, {@code user:password}. When set, the SPI authenticates with them and
-     * creates every znode readable and writable by that identity only, instead of open to everyone.
+     * ZooKeeper digest credentials: {@code user:password}, {@code env:NAME} (an environment variable holds them) or
+     * {@code file:PATH} (the first line of a file). When set, the SPI authenticates with them and creates every znode
+     * readable and writable by that identity only, instead of open to everyone.
      */
     @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
     public ZkIonDiscoverySpi setZkDigestAuth(String zkDigestAuth) {
@@ -240,8 +242,11 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         locNode = createLocalNode();
         lsnr.onLocalNodeInitialized(locNode);
 
-        client = new ZooKeeperConnector(zkConnectionString, sesTimeout, zkDigestAuth, ignite == null ? null : ignite.name(),
-            log).connect();
+        client = new ZooKeeperConnector(zkConnectionString, sesTimeout, DigestCredentials.resolve(zkDigestAuth),
+            ignite == null ? null : ignite.name(), log).connect();
+
+        if (zkDigestAuth == null)
+            log.warning(DigestCredentials.openWarning(zkRootPath, ((IgniteEx)ignite).context().security().enabled()));
 
         int limit = zkRequestSizeLimit > 0 ? zkRequestSizeLimit : Integer.getInteger("jute.maxbuffer", ZK_DFLT_MAX_BUFFER);
         Codecs codecs = new Codecs(eventFormats, maxInflatedBytes,
@@ -271,7 +276,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     /** @return The effective session timeout. */
     private long validateConfiguration() {
         return new SettingsCheck(zkConnectionString, zkRootPath, sessionTimeout, joinTimeout, maxInflatedBytes,
-            zkDigestAuth, eventFormats).sessionTimeout(ignite.configuration().getFailureDetectionTimeout());
+            eventFormats).sessionTimeout(ignite.configuration().getFailureDetectionTimeout());
     }
 
     private ZkIonClusterNode createLocalNode() {
@@ -474,19 +479,11 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     /** @return Discovery counters of this node. */
-    public DiscoveryMetrics discoveryMetrics() {
-        DiscoveryMetrics m = metrics;
+    public synchronized DiscoveryMetrics discoveryMetrics() {
+        if (metrics == null)
+            metrics = new DiscoveryMetrics();
 
-        if (m == null) {
-            synchronized (this) {
-                if (metrics == null)
-                    metrics = new DiscoveryMetrics();
-
-                m = metrics;
-            }
-        }
-
-        return m;
+        return metrics;
     }
 
     @Override public String toString() {

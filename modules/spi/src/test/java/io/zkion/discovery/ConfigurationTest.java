@@ -69,6 +69,25 @@ public class ConfigurationTest extends ZkIonTestSupport {
         expectStartFailure(config("x", false).setDiscoverySpi(spi().setEventFormats("ion-9")), "unknown event format 'ion-9'");
     }
 
+    @Test(timeout = 60_000) public void credentialsFromAnUnsetVariableAreAClearError() {
+        expectStartFailure(config("x", false).setDiscoverySpi(spi().setZkDigestAuth("env:ZKION_TEST_NO_SUCH_VARIABLE")),
+            "environment variable ZKION_TEST_NO_SUCH_VARIABLE, which is not set");
+    }
+
+    /** Znodes anyone who reaches ZooKeeper can rewrite are said at start; with credentials they are not. */
+    @Test(timeout = 60_000) public void worldOpenZnodesAreWarnedOf() throws Exception {
+        ErrorLog open = new ErrorLog();
+        ErrorLog closed = new ErrorLog();
+
+        start(config("open", false).setGridLogger(open));
+        // A cluster of its own: the nodes of one cluster share their credentials.
+        start(config("closed", false).setGridLogger(closed)
+            .setDiscoverySpi(spi().setZkRootPath(root + "-closed").setZkDigestAuth("ignite:secret")));
+
+        assertTrue(open.messages.toString(), open.has("open to every ZooKeeper client", "zkDigestAuth"));
+        assertTrue(closed.messages.toString(), !closed.has("open to every ZooKeeper client"));
+    }
+
     @Test(timeout = 60_000) public void credentialsAreNeverShown() {
         String s = spi().setZkDigestAuth("admin:s3cret").toString();
 

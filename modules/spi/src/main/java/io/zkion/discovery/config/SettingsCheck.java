@@ -7,7 +7,7 @@ import org.apache.ignite.spi.IgniteSpiException;
 
 /**
  * Checks the SPI's settings before anything connects, each failure with a message that names the setting and
- * what to set instead. Credentials are checked for their form only and never shown.
+ * what to set instead. Credentials are checked where they are read ({@link DigestCredentials}).
  */
 public final class SettingsCheck {
     private final String zkConnectionString;
@@ -15,17 +15,15 @@ public final class SettingsCheck {
     private final long sessionTimeout;
     private final long joinTimeout;
     private final long maxInflatedBytes;
-    private final String zkDigestAuth;
     private final String[] eventFormats;
 
     public SettingsCheck(String zkConnectionString, String zkRootPath, long sessionTimeout, long joinTimeout,
-        long maxInflatedBytes, String zkDigestAuth, String[] eventFormats) {
+        long maxInflatedBytes, String[] eventFormats) {
         this.zkConnectionString = zkConnectionString;
         this.zkRootPath = zkRootPath;
         this.sessionTimeout = sessionTimeout;
         this.joinTimeout = joinTimeout;
         this.maxInflatedBytes = maxInflatedBytes;
-        this.zkDigestAuth = zkDigestAuth;
         this.eventFormats = eventFormats;
     }
 
@@ -53,9 +51,6 @@ public final class SettingsCheck {
 
         if (maxInflatedBytes <= 0)
             throw new IgniteSpiException("ZkIonDiscoverySpi: maxInflatedBytes must be positive: " + maxInflatedBytes);
-
-        if (zkDigestAuth != null && zkDigestAuth.indexOf(':') <= 0)
-            throw new IgniteSpiException("ZkIonDiscoverySpi: zkDigestAuth must be 'user:password' (the value is not shown)");
 
         for (String f : eventFormats) {
             if (FormatId.ofWireName(f) == null) {
