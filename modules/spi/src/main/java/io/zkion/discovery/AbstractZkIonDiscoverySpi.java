@@ -269,6 +269,8 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
             throw e;
         }
 
+        registerMBean(igniteInstanceName, new SpiMBean(this), ZkIonDiscoverySpiMBean.class);
+
         if (log.isInfoEnabled())
             log.info(startedMessage());
     }
@@ -297,6 +299,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public void spiStop() throws IgniteSpiException {
+        unregisterMBean();
         stopQuietly();
     }
 

@@ -1,5 +1,9 @@
 package io.zkion.discovery;
 
+import java.lang.management.ManagementFactory;
+import java.util.Set;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.apache.ignite.internal.IgniteEx;
@@ -10,6 +14,7 @@ import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
 
 /**
  * The metrics Ignite's stock ZooKeeper SPI publishes are in {@code io.discovery} under the same names, so dashboards
@@ -37,5 +42,27 @@ public class MetricsTest extends ZkIonTestSupport {
         assertNotNull(own.findMetric("PendingLogEntries"));
         assertNotNull(own.findMetric("SessionsLost"));
         assertNotNull(own.findMetric("UndeliverableCustomEvents"));
+    }
+
+    /** The management bean, read through JMX as an operator's console reads it. */
+    @Test(timeout = 60_000) public void theMxBeanAnswersThroughJmx() throws Exception {
+        Ignite s1 = start("s1");
+
+        start("s2");
+
+        MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+        Set<ObjectName> names = jmx.queryNames(new ObjectName("org.apache:igniteInstanceName=s1,group=SPIs,*"), null);
+        ObjectName bean = names.stream().filter(n -> n.toString().contains("ZkIonDiscoverySpi")).findFirst()
+            .orElseThrow(() -> new AssertionError("No ZkIon bean among " + names));
+
+        assertEquals(root, jmx.getAttribute(bean, "ZkRootPath"));
+        assertEquals(1L, jmx.getAttribute(bean, "NodeOrder"));
+        assertEquals("JOINED", jmx.getAttribute(bean, "SpiState"));
+        assertEquals(s1.cluster().localNode().id(), jmx.getAttribute(bean, "Coordinator"));
+        assertEquals((long)SESSION_TIMEOUT, jmx.getAttribute(bean, "ZkSessionTimeout"));
+        assertEquals("open", jmx.getAttribute(bean, "LogGate"));
+        assertEquals("ion-2", jmx.getAttribute(bean, "EventFormat"));
+        assertEquals(1L, jmx.getAttribute(bean, "CoordinatorTakeovers"));
+        assertTrue(((String)jmx.getAttribute(bean, "ZkSessionId")).startsWith("0x"));
     }
 }

@@ -52,6 +52,11 @@ final class MessageSender {
             g -> g.open);
     }
 
+    /** @return The log gate as this node last read it: whether members append, and in which format. */
+    GateState gate() throws Exception {
+        return gate.current().value;
+    }
+
     void send(DiscoverySpiCustomMessage msg) {
         State state = lifecycle.state();
 

@@ -2,6 +2,7 @@ package io.zkion.discovery.engine;
 
 import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
@@ -165,6 +166,21 @@ public final class NodeEngine {
     /** Removes a client's alive node; the coordinator then reports it failed, and the client rejoins or stops. */
     public void failNode(UUID id, String warning) {
         queries.failNode(id, warning);
+    }
+
+    /** @return The log gate as this node last read it (open or closed, and the format the cluster writes). */
+    public GateState gate() throws Exception {
+        return sender.gate();
+    }
+
+    /** @return This node's ZooKeeper session id, in hex; "none" without a session. */
+    public String sessionId() {
+        try {
+            return "0x" + Long.toHexString(ctx.client().getZookeeperClient().getZooKeeper().getSessionId());
+        }
+        catch (Exception e) {
+            return "none";
+        }
     }
 
     /** Sends a custom message through the log, or through the coordinator's queue where it must. */

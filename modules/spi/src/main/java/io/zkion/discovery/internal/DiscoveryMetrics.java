@@ -53,6 +53,22 @@ public final class DiscoveryMetrics {
         return logEntriesWritten.sum();
     }
 
+    public long joined() {
+        return joined.sum();
+    }
+
+    public long left() {
+        return left.sum();
+    }
+
+    public long failed() {
+        return failed.sum();
+    }
+
+    public long takeovers() {
+        return coordinatorTakeovers.sum();
+    }
+
     public long suspensions() {
         return suspensions.sum();
     }
