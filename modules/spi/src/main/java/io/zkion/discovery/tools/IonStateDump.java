@@ -40,10 +40,8 @@ public final class IonStateDump {
         node(sb, paths.state);
         node(sb, paths.gate);
 
-        for (String dir : paths.parents()) {
-            if (dir.equals(paths.parts))
-                continue; // Pieces of the payloads shown here: their manifests name them.
-
+        // Not parts/: pieces of the payloads shown here, which their manifests name.
+        for (String dir : paths.withManifests()) {
             List<String> names = new ArrayList<>(store.children(dir));
 
             Collections.sort(names);

@@ -1,5 +1,6 @@
 package io.zkion.discovery.zk;
 
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.UUID;
 
@@ -56,7 +57,7 @@ public final class ZkPaths {
 
     /** @return The directories whose children may be parts manifests: all but {@link #parts} itself. */
     public String[] withManifests() {
-        return new String[] {alive, join, nodes, joined, left, custom, log};
+        return Arrays.stream(parents()).filter(dir -> !dir.equals(parts)).toArray(String[]::new);
     }
 
     /**
