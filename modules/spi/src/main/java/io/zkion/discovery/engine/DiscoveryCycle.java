@@ -111,11 +111,14 @@ final class DiscoveryCycle {
             loop.trigger();
         }
         catch (LogGapException e) {
-            // Left behind (failed out, or its cluster refounded under it): nothing past the hole reaches Ignite. It
-            // is out as after a lost session: a client that may reconnect rejoins with a fresh history, any other
-            // node is segmented.
+            // Left behind: nothing past the hole reaches Ignite. A client the cluster failed out rejoins, as it would
+            // had it seen its exclusion first; any other node is segmented.
             log.error("Discovery cannot go on: " + e.getMessage());
-            sessionLoss.onExcluded();
+
+            if (excludedMeanwhile())
+                sessionLoss.onExcluded();
+            else
+                sessionLoss.segmented();
         }
         catch (IgniteSpiException e) {
             // A corrupt log entry: never skip it, that would fork this node's view. Fail loudly instead.
@@ -132,6 +135,14 @@ final class DiscoveryCycle {
     }
 
     /** @return Whether this node's session or its alive znode is gone: the cluster has taken it out. */
+    private boolean excludedMeanwhile() {
+        try {
+            return membership.sessionReplaced() || !store.exists(paths.alive(local.id()));
+        }
+        catch (Exception e) {
+            return false; // ZooKeeper cannot tell: segmented, the safe way out.
+        }
+    }
 
     private Set<UUID> aliveIds() throws Exception {
         Set<UUID> ids = new HashSet<>();
