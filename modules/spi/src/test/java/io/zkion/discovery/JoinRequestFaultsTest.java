@@ -1,6 +1,9 @@
 package io.zkion.discovery;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.junit.Test;
 
@@ -36,7 +39,51 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
 
         assertEquals("sessions expired", 1, expired.get());
         assertTrue("joined within joinTimeout", System.currentTimeMillis() - start < 30_000);
-        assertTwoThenThree(s1, s2);
+
+        // Two interleavings are right: the coordinator answered the request after the expiry (order 2), or it had
+        // committed the join just before it, saw the node fail with its session (topology 3) and admitted the
+        // request written again (order 4). Seen in CI: the coordinator is that fast at times.
+        long order = s2.cluster().localNode().order();
+
+        assertTrue("order 2 or 4, was " + order, order == 2 || order == 4);
+        assertTwoThenThree(s1, s2, order);
+    }
+
+    /**
+     * The coordinator committed the join, and the joiner's session expires before it read the answer: the cluster
+     * saw the node join and fail with its session, and the joiner, finding no answer and no request left, asks again
+     * and joins as a new member rather than start from a join that already failed.
+     */
+    @Test(timeout = 120_000) public void aJoinCommittedJustBeforeTheSessionExpiresJoinsAgain() throws Exception {
+        Ignite s1 = start("s1");
+        AtomicInteger expired = new AtomicInteger();
+        ZkIonDiscoverySpi spi = spi().setJoinTimeout(30_000);
+
+        spi.setAfterJoinRequestForTest(() -> {
+            if (expired.getAndIncrement() > 0)
+                return;
+
+            try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+                c.start();
+
+                String answer = root + "/joined/" + spi.getLocalNode().id();
+                long end = System.currentTimeMillis() + 20_000;
+
+                while (c.checkExists().forPath(answer) == null && System.currentTimeMillis() < end)
+                    Thread.sleep(20);
+
+                assertTrue("the coordinator answered", c.checkExists().forPath(answer) != null);
+                spi.engine().expireSessionOnServerForTest();
+            }
+            catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi));
+
+        assertEquals("sessions expired", 1, expired.get());
+        assertTwoThenThree(s1, s2, 4);
     }
 
     /**
@@ -54,14 +101,16 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
         Ignite s2 = start(config("s2", false).setDiscoverySpi(spi));
 
         assertEquals("replies lost", 1, lost.get());
-        assertTwoThenThree(s1, s2);
+        assertTwoThenThree(s1, s2, 2);
     }
 
     /** Two nodes see each other; a third joins as usual after them. */
-    private void assertTwoThenThree(Ignite s1, Ignite s2) throws Exception {
+    private void assertTwoThenThree(Ignite s1, Ignite s2, long order) throws Exception {
         assertEquals(2, s1.cluster().nodes().size());
         assertEquals(2, s2.cluster().nodes().size());
-        assertEquals(2, s2.cluster().localNode().order());
+        assertEquals(order, s2.cluster().localNode().order());
+        assertEquals("the first node sees the joiner at its order", order,
+            s1.cluster().node(s2.cluster().localNode().id()).order());
 
         Ignite s3 = start("s3");
 
