@@ -87,6 +87,73 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
     }
 
     /**
+     * As above, but the coordinator is paused through the expiry, so the joiner finds the answer still there: that
+     * answer is for a session gone, whose node the coordinator fails once it looks. The joiner must not start on it
+     * (it would be failed right after), and the coordinator must see the node's alive znode written again in a new
+     * session as the old session gone, not as the member still alive.
+     */
+    @Test(timeout = 120_000) public void anAnswerWhoseSessionExpiredIsNotTaken() throws Exception {
+        Ignite s1 = start("s1");
+        AtomicInteger expired = new AtomicInteger();
+        ZkIonDiscoverySpi spi = spi().setJoinTimeout(20_000);
+
+        spi.setAfterJoinRequestForTest(() -> {
+            if (expired.getAndIncrement() > 0)
+                return;
+
+            try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+                c.start();
+
+                String answer = root + "/joined/" + spi.getLocalNode().id();
+                String alive = root + "/alive/" + spi.getLocalNode().id();
+                long end = System.currentTimeMillis() + 20_000;
+
+                while (c.checkExists().forPath(answer) == null && System.currentTimeMillis() < end)
+                    Thread.sleep(20);
+
+                assertTrue("the coordinator answered", c.checkExists().forPath(answer) != null);
+
+                long czxid = c.checkExists().forPath(alive).getCzxid();
+                AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest();
+
+                spi.engine().expireSessionOnServerForTest();
+
+                // The coordinator resumes once the joiner wrote its alive znode again, or after 5 s if it never does.
+                new Thread(() -> {
+                    try (CuratorFramework w = CuratorFrameworkFactory.newClient(zk.getConnectString(),
+                        new RetryOneTime(100))) {
+                        w.start();
+
+                        long stop = System.currentTimeMillis() + 5_000;
+
+                        while (System.currentTimeMillis() < stop) {
+                            org.apache.zookeeper.data.Stat st = w.checkExists().forPath(alive);
+
+                            if (st != null && st.getCzxid() != czxid)
+                                break;
+
+                            Thread.sleep(20);
+                        }
+
+                        held.close();
+                    }
+                    catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }, "release-coordinator").start();
+            }
+            catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi));
+
+        assertEquals("sessions expired", 1, expired.get());
+        assertTwoThenThree(s1, s2, 4);
+    }
+
+    /**
      * The reply to the joiner's request is lost after ZooKeeper applied it, and the request is sent again in the same
      * session: the replay fails on what the first try wrote, which is this node's own request.
      */

@@ -60,10 +60,12 @@ public final class Coordinator implements AutoCloseable {
 
         FormatChoice format = new FormatChoice(formats, alive, writer);
 
-        this.departures = new Departures(ctx, writer, format);
+        MemberSessions sessions = new MemberSessions();
+
+        this.departures = new Departures(ctx, writer, format, sessions);
         this.trimmer = new Trimmer(ctx, alive, writer);
         this.sweeper = new Sweeper(ctx);
-        this.joins = new Joins(ctx, snapshots, writer, gate, format, trimmer);
+        this.joins = new Joins(ctx, snapshots, writer, gate, format, trimmer, sessions);
 
         metrics.onTakeover();
         ctx.log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + writer.state().topVer

@@ -31,6 +31,7 @@ final class Departures implements AutoCloseable {
     private final Runnable trigger;
     private final FencedLogWriter writer;
     private final FormatChoice format;
+    private final MemberSessions sessions;
 
     /**
      * Set by the watch on left/ (a node stopping says so there before its session ends), and by the coordinator's
@@ -41,7 +42,7 @@ final class Departures implements AutoCloseable {
     private Set<UUID> leaving = new HashSet<>();
 
     /** Starts the watch on left/. */
-    Departures(CoordinatorContext ctx, FencedLogWriter writer, FormatChoice format) {
+    Departures(CoordinatorContext ctx, FencedLogWriter writer, FormatChoice format, MemberSessions sessions) {
         this.store = ctx.store;
         this.paths = ctx.paths;
         this.member = ctx.member;
@@ -49,6 +50,7 @@ final class Departures implements AutoCloseable {
         this.trigger = ctx.trigger;
         this.writer = writer;
         this.format = format;
+        this.sessions = sessions;
 
         leftWatch = new PersistentWatcher(store.client(), paths.left, false);
         leftWatch.getListenable().addListener(e -> {
@@ -84,6 +86,8 @@ final class Departures implements AutoCloseable {
             leaving = listed;
         }
 
+        sessions.retain(member.topology()::contains);
+
         List<DiscoveryEvent> events = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
         long topVer = writer.state().topVer;
@@ -94,7 +98,8 @@ final class Departures implements AutoCloseable {
             // ZooKeeper notifications, and the node no longer takes part.
             boolean left = leaving.contains(n.id());
 
-            if (n == local || (!left && aliveNow.containsKey(n.id())))
+            // Its alive znode another than the one it joined with: its session ended, and it asks to join anew.
+            if (n == local || (!left && aliveNow.containsKey(n.id()) && !sessions.replaced(n.id(), aliveNow.get(n.id()))))
                 continue;
 
             // Gone with a marker this node has not listed (a listing failed, or is due): it left, and its marker

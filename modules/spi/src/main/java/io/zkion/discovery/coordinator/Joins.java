@@ -61,6 +61,7 @@ final class Joins {
     private final Gate gate;
     private final FormatChoice format;
     private final Trimmer trimmer;
+    private final MemberSessions sessions;
     private final JoinValidator validator;
 
     /**
@@ -70,7 +71,7 @@ final class Joins {
     private final Map<UUID, Long> rejected = new HashMap<>();
 
     Joins(CoordinatorContext ctx, TopologySnapshotCodec snapshots, FencedLogWriter writer, Gate gate,
-        FormatChoice format, Trimmer trimmer) {
+        FormatChoice format, Trimmer trimmer, MemberSessions sessions) {
         this.store = ctx.store;
         this.paths = ctx.paths;
         this.codec = ctx.codec;
@@ -84,6 +85,7 @@ final class Joins {
         this.gate = gate;
         this.format = format;
         this.trimmer = trimmer;
+        this.sessions = sessions;
         this.validator = new JoinValidator(ctx);
     }
 
@@ -252,7 +254,11 @@ final class Joins {
         pre.put(evtId, new Predecoded(null, false, true, byRef ? node : null));
 
         try {
-            return writer.commit(Collections.singletonList(evt), ops, next, pre, answer).withRecord(record, node);
+            Committed c = writer.commit(Collections.singletonList(evt), ops, next, pre, answer).withRecord(record, node);
+
+            sessions.admitted(id, aliveNow.get(id));
+
+            return c;
         }
         catch (KeeperException.NoNodeException gone) {
             log.info("Joining node left before its join completed [node=" + id + ']');

@@ -144,9 +144,12 @@ final class Trimmer {
             // Every member is past these entries: none will apply the join of a node they took out again. Apart from
             // the commit, so that a data znode which is corrupt or lost parts holds no trim up; one missed here
             // (this node dying first) is swept.
+            // A node that failed with its session may have asked to join again with the same data znode, or joined.
             for (LogEntry e : trimmed) {
-                for (UUID id : e.departed)
-                    store.deleteQuietly(paths.node(id));
+                for (UUID id : e.departed) {
+                    if (!member.topology().contains(id) && !store.exists(paths.join(id)))
+                        store.deleteQuietly(paths.node(id));
+                }
             }
         }
 

@@ -198,10 +198,19 @@ final class Joiner {
                     return;
 
                 ZkStore.Payload answer = store.readPayload(paths.joined(id));
+                JoinResult r = answer == null ? null : codec.decodeJoinResult(answer.data, paths.joined(id));
 
-                if (answer != null) {
-                    answered(answer.data, members);
+                if (r != null && (requested || !r.ok())) {
+                    answered(r, members);
                     return;
+                }
+
+                if (r != null) {
+                    // Accepted in a session that ended since: the coordinator fails that node once it sees its alive
+                    // znode gone, so starting on the answer would end in being failed. Joined afresh instead.
+                    log.warning("The coordinator accepted this node's join, but the ZooKeeper session it was accepted"
+                        + " in ended before this node read the answer: asking again [node=" + id + ']');
+                    store.deleteQuietly(paths.joined(id));
                 }
 
                 long now = System.currentTimeMillis();
@@ -265,9 +274,8 @@ final class Joiner {
         return objects.marshal(new HashMap<>(bag.joiningNodeData()));
     }
 
-    private void answered(byte[] data, MemberFactory members) throws Exception {
+    private void answered(JoinResult r, MemberFactory members) throws Exception {
         UUID id = local.id();
-        JoinResult r = codec.decodeJoinResult(data, paths.joined(id));
 
         store.deleteQuietly(paths.joined(id));
 
