@@ -89,6 +89,43 @@ public class LogGapTest extends ZkIonTestSupport {
         }
     }
 
+    /**
+     * As above, for a client that may reconnect, whose session and alive znode live on: its cluster was taken from
+     * under it (refounded by a server while the client was behind, as in Ignite's reconnect tests). It names the
+     * entry and rejoins with a fresh history, as a client the cluster dropped does, instead of stopping.
+     */
+    @Test(timeout = 120_000) public void aClientThatMissedAnEntryRejoins() throws Exception {
+        ErrorLog logC = new ErrorLog();
+        Ignite s1 = start("s1");
+        Ignite c = start(config("c", true).setGridLogger(logC));
+        java.util.UUID firstId = c.cluster().localNode().id();
+        List<String> got1 = pings(s1);
+        List<String> gotC = pings(c);
+
+        try (CuratorFramework zkc = client()) {
+            List<String> sent;
+
+            try (AutoCloseable held = spiOf(c).engine().holdDiscoveryForTest()) {
+                sent = sendPings(s1, got1, zkc, 3);
+
+                zkc.delete().forPath(root + "/log/" + sent.get(1));
+            }
+
+            await("the client names the entry it missed", 30_000, () -> logC.has("is missing", sent.get(1)));
+            await("the client is back under a new id", 60_000, () -> {
+                try {
+                    return s1.cluster().nodes().size() == 2 && !c.cluster().localNode().id().equals(firstId)
+                        && c.cluster().nodes().size() == 2;
+                }
+                catch (org.apache.ignite.IgniteClientDisconnectedException reconnecting) {
+                    return false;
+                }
+            });
+
+            assertEquals("the client delivered nothing past the hole", List.of("p0"), gotC);
+        }
+    }
+
     /** @return The tags of the pings {@code n} delivers, in order. */
     private static List<String> pings(Ignite n) {
         List<String> got = new CopyOnWriteArrayList<>();

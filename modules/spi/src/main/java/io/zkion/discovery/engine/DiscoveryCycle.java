@@ -111,11 +111,12 @@ final class DiscoveryCycle {
             loop.trigger();
         }
         catch (LogGapException e) {
-            // Left behind: nothing past the hole reaches Ignite. A client the cluster failed out rejoins, as it would
-            // had it seen its exclusion first; any other node is segmented.
+            // Left behind: nothing past the hole reaches Ignite. A node the cluster failed out is out as it would be
+            // had it seen its exclusion first, and so is a client whatever took its history (its cluster refounded
+            // under it, say): a client that may reconnect rejoins with a fresh one. A server is segmented.
             log.error("Discovery cannot go on: " + e.getMessage());
 
-            if (excludedMeanwhile())
+            if (local.isClient() || excludedMeanwhile())
                 sessionLoss.onExcluded();
             else
                 sessionLoss.segmented();
