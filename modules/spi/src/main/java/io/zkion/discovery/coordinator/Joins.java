@@ -234,7 +234,7 @@ final class Joins {
         ClusterState next = writer.next(topVer, format);
         // The joiner finds its event in the log by its node id: the entry's place is known only once committed.
         byte[] result = codec.encode(JoinResult.accepted(0, next, snapshots.encode(topVer, records),
-            objects.marshal(new HashMap<>(collectBag.commonData()))));
+            objects.marshal(new HashMap<>(collectBag.commonData())), member.recentlyDelivered()));
 
         ZkStore.Prepared answer = store.create(paths.joined(id), result, CreateMode.PERSISTENT);
         List<CuratorOp> ops = new ArrayList<>(answer.ops);

@@ -318,6 +318,8 @@ final class Joiner {
 
         Member m = members.create(r.state);
 
+        m.deliveredBeforeJoin(r.recentMessages, paths.joined(id));
+
         m.start(r.state.clusterId, top);
         notifier.joined(r.state.topVer, local, top.nodes());
     }

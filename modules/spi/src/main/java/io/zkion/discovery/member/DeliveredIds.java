@@ -1,7 +1,12 @@
 package io.zkion.discovery.member;
 
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import io.zkion.discovery.codec.CorruptPayloadException;
 import org.apache.ignite.internal.managers.discovery.CustomMessageWrapper;
 import org.apache.ignite.lang.IgniteUuid;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
@@ -11,7 +16,7 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
  * applied an append but before its answer arrived, Curator sends the append again, and the log holds the message
  * twice; every node that delivered the first copy knows its id and skips the second. (TcpDiscoverySpi also drops a
  * message it has processed, by the id of its own envelope.) A node that joined between the copies never saw the
- * first, and delivers the second.
+ * first: the coordinator hands it its latest ids with the join ({@link #recent}, {@link #seed}).
  */
 public final class DeliveredIds {
     /** A replay comes within the session timeout; at thousands of messages a second this still spans seconds. */
@@ -34,6 +39,47 @@ public final class DeliveredIds {
         IgniteUuid id = id(msg);
 
         return id != null && ids.containsKey(id);
+    }
+
+    /** Ids a join answer carries at most: the copies a joiner may meet come within moments of its join. */
+    static final int HANDED_TO_JOINER = 4_096;
+
+    /** Bytes of one id in {@link #recent}: the global id's two longs and the local id. */
+    private static final int ID_BYTES = 24;
+
+    /** @return The latest ids, oldest first, at most {@link #HANDED_TO_JOINER}; null when there are none. */
+    public byte[] recent() {
+        List<IgniteUuid> all = new ArrayList<>(ids.keySet());
+
+        if (all.isEmpty())
+            return null;
+
+        List<IgniteUuid> last = all.subList(Math.max(0, all.size() - HANDED_TO_JOINER), all.size());
+        ByteBuffer buf = ByteBuffer.allocate(last.size() * ID_BYTES);
+
+        for (IgniteUuid id : last) {
+            buf.putLong(id.globalId().getMostSignificantBits());
+            buf.putLong(id.globalId().getLeastSignificantBits());
+            buf.putLong(id.localId());
+        }
+
+        return buf.array();
+    }
+
+    /** Takes the ids {@link #recent} gave a joiner as delivered here. */
+    public void seed(byte[] recent, String what) {
+        if (recent == null)
+            return;
+
+        if (recent.length % ID_BYTES != 0 || recent.length / ID_BYTES > WINDOW) {
+            throw new CorruptPayloadException(what + ": the recent message ids take " + recent.length
+                + " bytes, not a whole number of ids of " + ID_BYTES + " bytes up to " + WINDOW);
+        }
+
+        ByteBuffer buf = ByteBuffer.wrap(recent);
+
+        while (buf.hasRemaining())
+            ids.put(new IgniteUuid(new UUID(buf.getLong(), buf.getLong()), buf.getLong()), Boolean.TRUE);
     }
 
     /** @return Ignite's id of the message, or null for a message that is not Ignite's wrapper. */

@@ -84,6 +84,10 @@ final class EventApplier {
         return delivered.contains(msg);
     }
 
+    DeliveredIds delivered() {
+        return delivered;
+    }
+
     /** A message the coordinator (this node) handed to Ignite itself: a copy of it in the log is not delivered. */
     void markDelivered(DiscoverySpiCustomMessage msg) {
         delivered.add(msg);

@@ -112,6 +112,16 @@ public final class Member {
     }
 
     /** @return Whether a message with the id of {@code msg} was delivered here lately: a second copy of a send. */
+    /** @return The ids of the messages delivered here lately, for a joiner's answer; null if none. */
+    public byte[] recentlyDelivered() {
+        return applier.delivered().recent();
+    }
+
+    /** Takes the messages a join answer names as delivered: copies of them logged after the join are skipped. */
+    public void deliveredBeforeJoin(byte[] recent, String what) {
+        applier.delivered().seed(recent, what);
+    }
+
     public boolean deliveredAlready(DiscoverySpiCustomMessage msg) {
         return applier.deliveredAlready(msg);
     }

@@ -47,22 +47,41 @@ public final class JoinResult {
     public final byte[] snapshot;
     public final byte[] commonData;
 
+    /**
+     * The ids of the custom messages the coordinator delivered lately, opaque here; null when absent. A copy of one
+     * logged after the join (a send Curator replayed) is then skipped by the joiner too.
+     */
+    public final byte[] recentMessages;
+
+    /**
+     * The field of {@link #recentMessages}: a name of the shared table's version 2 that a join result does not use
+     * otherwise, so that older readers skip it and no new table version is needed.
+     */
+    private static final String RECENT = F.DATA;
+
     private JoinResult(Refusal refusal, String rejection, long joinEventId, ClusterState state, byte[] snapshot,
-        byte[] commonData) {
+        byte[] commonData, byte[] recentMessages) {
         this.refusal = refusal;
         this.rejection = rejection;
         this.joinEventId = joinEventId;
         this.state = state;
         this.snapshot = snapshot;
         this.commonData = commonData;
+        this.recentMessages = recentMessages;
     }
 
     public static JoinResult rejected(Refusal refusal, String reason) {
-        return new JoinResult(refusal, reason, 0, null, null, null);
+        return new JoinResult(refusal, reason, 0, null, null, null, null);
     }
 
     public static JoinResult accepted(long joinEventId, ClusterState state, byte[] snapshot, byte[] commonData) {
-        return new JoinResult(null, null, joinEventId, state, snapshot, commonData);
+        return accepted(joinEventId, state, snapshot, commonData, null);
+    }
+
+    /** @param recentMessages Ids of messages delivered lately, or null. */
+    public static JoinResult accepted(long joinEventId, ClusterState state, byte[] snapshot, byte[] commonData,
+        byte[] recentMessages) {
+        return new JoinResult(null, null, joinEventId, state, snapshot, commonData, recentMessages);
     }
 
     public boolean ok() {
@@ -89,6 +108,11 @@ public final class JoinResult {
             w.writeBlob(snapshot);
             w.setFieldName(F.COMMON);
             w.writeBlob(commonData);
+
+            if (recentMessages != null) {
+                w.setFieldName(RECENT);
+                w.writeBlob(recentMessages);
+            }
         }
 
         w.stepOut();
@@ -103,6 +127,7 @@ public final class JoinResult {
         ClusterState state = null;
         byte[] snapshot = null;
         byte[] common = null;
+        byte[] recent = null;
 
         for (String f = s.nextField(); f != null; f = s.nextField()) {
             switch (f) {
@@ -116,6 +141,7 @@ public final class JoinResult {
                     break;
                 case F.SNAPSHOT: snapshot = s.blob(f); break;
                 case F.COMMON: common = s.blob(f); break;
+                case RECENT: recent = s.blob(f); break;
                 default:
             }
         }
@@ -136,6 +162,6 @@ public final class JoinResult {
         IonStructReader.require(snapshot != null, F.SNAPSHOT, what);
         IonStructReader.require(common != null, F.COMMON, what);
 
-        return accepted(id, state, snapshot, common);
+        return accepted(id, state, snapshot, common, recent);
     }
 }

@@ -10,6 +10,7 @@ import org.junit.Test;
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -114,6 +115,12 @@ public class ControlCodecTest {
         assertEquals(5, ok.joinEventId);
         assertEquals(state.toString(), ok.state.toString());
         assertArrayEquals(new byte[] {9}, ok.snapshot);
+        assertNull("no recent messages unless given", ok.recentMessages);
+
+        JoinResult withRecent = codec.decodeJoinResult(codec.encode(JoinResult.accepted(5, state, new byte[] {9},
+            new byte[] {8}, new byte[] {1, 2, 3})), "r");
+
+        assertArrayEquals(new byte[] {1, 2, 3}, withRecent.recentMessages);
 
         JoinResult no = codec.decodeJoinResult(codec.encode(JoinResult.rejected(JoinResult.Refusal.REFUSED,
             "Duplicate node id")), "r");
