@@ -5,12 +5,15 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import io.zkion.discovery.zk.ZkPaths;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
+import org.apache.ignite.spi.discovery.DiscoveryNotification;
+import org.apache.ignite.spi.discovery.DiscoverySpiListener;
 import org.apache.ignite.internal.IgniteEx;
 import org.junit.Test;
 
@@ -87,6 +90,59 @@ public class LogGapTest extends ZkIonTestSupport {
 
             assertEquals("s2 delivers nothing past the hole", List.of("p0"), got2);
         }
+    }
+
+    /**
+     * As above, on a node whose Ignite listener is stuck and never returns from the segmentation (here held until the
+     * test ends): the node must still be out of the cluster, or its alive znode and ack, left with its live session,
+     * would hold every trim from then on.
+     */
+    @Test(timeout = 120_000) public void aSegmentedNodeWhoseListenerIsStuckIsOut() throws Exception {
+        CountDownLatch end = new CountDownLatch(1);
+        Ignite s1 = start("s1");
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(new ZkIonDiscoverySpi() {
+            @Override public void setListener(DiscoverySpiListener lsnr) {
+                super.setListener(lsnr == null ? null : stuckOnSegmentation(lsnr, end));
+            }
+        }.setZkConnectionString(zk.getConnectString()).setZkRootPath(root).setSessionTimeout(SESSION_TIMEOUT)));
+        List<String> got1 = pings(s1);
+
+        try (CuratorFramework zkc = client()) {
+            List<String> sent;
+
+            try (AutoCloseable held = spiOf(s2).engine().holdDiscoveryForTest()) {
+                sent = sendPings(s1, got1, zkc, 3);
+
+                zkc.delete().forPath(root + "/log/" + sent.get(1));
+            }
+
+            await("s2 is out", 30_000, () -> s1.cluster().nodes().size() == 1);
+        }
+        finally {
+            end.countDown();
+        }
+    }
+
+    /** @return {@code lsnr}, but a segmentation blocks until {@code end}. */
+    private static DiscoverySpiListener stuckOnSegmentation(DiscoverySpiListener lsnr, CountDownLatch end) {
+        return new DiscoverySpiListener() {
+            @Override public void onLocalNodeInitialized(org.apache.ignite.cluster.ClusterNode locNode) {
+                lsnr.onLocalNodeInitialized(locNode);
+            }
+
+            @Override public org.apache.ignite.lang.IgniteFuture<?> onDiscovery(DiscoveryNotification n) {
+                if (n.type() == org.apache.ignite.events.EventType.EVT_NODE_SEGMENTED) {
+                    try {
+                        end.await();
+                    }
+                    catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+
+                return lsnr.onDiscovery(n);
+            }
+        };
     }
 
     /**

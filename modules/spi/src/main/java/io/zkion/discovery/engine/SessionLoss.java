@@ -147,12 +147,22 @@ final class SessionLoss {
 
         role.resign();
         watch.close();
+        leaveMembership();
 
         Topology top = membership.topology();
 
         log.warning("This node is no longer part of the cluster (its ZooKeeper session or membership was lost)");
         notifier.segmented(Math.max(1, top.topVer()), local, top.contains(local.id()) ? top.nodes()
             : Collections.singletonList(local));
+    }
+
+    /**
+     * Takes this node's alive znode away before Ignite hears of the segmentation: the cluster then fails it out, even
+     * if Ignite keeps the node running or its listener never returns, where the znode and its ack, kept by a live
+     * session, would hold every trim from then on.
+     */
+    private void leaveMembership() {
+        ctx.store().deleteQuietly(ctx.paths().alive(local.id())); // Gone already after a lost session.
     }
 
     /** A client rejoins under a new id, with DISCONNECTED before and RECONNECTED after, as Ignite expects. */
