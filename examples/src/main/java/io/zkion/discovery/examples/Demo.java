@@ -29,7 +29,17 @@ public final class Demo {
     private Demo() {
     }
 
+    /** Held, so that the levels stay: java.util.logging keeps loggers only weakly. */
+    private static final java.util.logging.Logger[] QUIETER = {
+        java.util.logging.Logger.getLogger("org.apache.zookeeper"),
+        java.util.logging.Logger.getLogger("org.apache.curator")
+    };
+
     public static void main(String[] args) throws Exception {
+        // ZooKeeper's client logs every connection at INFO: the demo shows its warnings only.
+        for (java.util.logging.Logger l : QUIETER)
+            l.setLevel(java.util.logging.Level.WARNING);
+
         System.setProperty("IGNITE_QUIET", "true");
         System.setProperty("IGNITE_UPDATE_NOTIFIER", "false");
 

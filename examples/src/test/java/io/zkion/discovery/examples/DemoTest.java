@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 /**
@@ -45,5 +46,6 @@ public class DemoTest {
         assertTrue(log, log.contains("key 42 is still value-42"));
         assertTrue(log, log.contains("/zkion-demo/gate"));
         assertTrue(log, log.contains("all nodes stopped; demo done"));
+        assertFalse("ZooKeeper's and Curator's logs have a binding: " + log, log.contains("SLF4J:"));
     }
 }
