@@ -3,7 +3,7 @@
 # a ZooKeeper ensemble of three (QuorumPeerMain on loopback) and three Ignite servers on ZkIonDiscoverySpi,
 # started from config/zkion-server.xml like the containers.
 #   docker/local-twin.sh up      build if needed, start everything, wait until the cluster has 3 servers
-#   docker/local-twin.sh check   print the discovery state (Ion text) and fail unless 3 nodes are alive
+#   docker/local-twin.sh check   print zkion-cli status and fail unless the cluster is healthy with 3 servers
 #   docker/local-twin.sh down    stop everything
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,12 +74,10 @@ CFG
 
 check() {
   local cp; cp=$(classpath)
-  local out; out=$(java -cp "$cp" io.zkion.discovery.tools.IonStateDump "$zk_connect" "$root" 2>/dev/null) || return 1
+  # The operator's check: zkion-cli status exits 0 only when healthy; three servers alive.
+  local out; out=$(java -cp "$cp" io.zkion.discovery.tools.ZkIonCli status --zk "$zk_connect" --root "$root" 2>/dev/null) || return 1
   [ "${1:-}" = quiet ] || echo "$out"
-  # Three alive nodes, all of them joined (ack past zero).
-  # Here-strings, not pipes: with pipefail, grep -q closing a pipe early fails the echo feeding a large dump.
-  grep -q "/alive: 3 node(s)" <<< "$out" || return 1
-  [ "$(grep -c 'ack:[1-9]' <<< "$out")" = 3 ]
+  grep -q "3 alive (3 servers)" <<< "$out"
 }
 
 down() {

@@ -46,8 +46,9 @@ public class FormatAndAclTest extends ZkIonTestSupport {
             String dump = new IonStateDump(c, root).dump();
 
             assertTrue(dump, dump.contains("format:\"ion-2\"") && dump.contains("/alive: 2 node(s)"));
-            // s1 and s3 joined by reference (the JDK-only node did not); their data znodes are summed up, not dumped.
-            assertTrue(dump, dump.contains("/nodes: 2 node(s)") && dump.contains("joining data, JDK-serialized"));
+            // s1 and s3 joined by reference (the JDK-only node did not); their data znodes show the node's class and
+            // size, not base64.
+            assertTrue(dump, dump.contains("/nodes: 2 node(s)") && dump.contains("java io.zkion.discovery.internal.ZkIonClusterNode"));
         }
     }
 

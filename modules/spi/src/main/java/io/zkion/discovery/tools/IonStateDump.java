@@ -7,107 +7,92 @@ import io.zkion.discovery.codec.CodecException;
 import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.event.FormatId;
 import io.zkion.discovery.codec.ion.IonEventFormat;
-import io.zkion.discovery.codec.ion.IonText;
 import io.zkion.discovery.codec.zip.StreamingZip;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 
 /**
- * The live discovery state of a cluster as readable Ion text: the cluster state, every alive node with its
- * formats and ack, the pending custom messages and the untrimmed event log. Read-only.
- * <p>
- * Run: {@code java -cp <zkion jars> io.zkion.discovery.tools.IonStateDump <zkConnectionString> [zkRootPath]}
+ * The live discovery state of a cluster, read-only: the cluster state, every alive node with its formats and ack,
+ * the pending custom messages and the untrimmed event log, as pretty Ion text or as one JSON object. Znodes that are
+ * not ours or not Ion are shown as a note, never skipped silently. {@code zkion-cli dump} runs it.
  */
 public final class IonStateDump {
     private final ZkStore store;
     private final ZkPaths paths;
-    private final IonText text = new IonText(new IonEventFormat(StreamingZip.defaults()));
-    private final IonText text2 = new IonText(new IonEventFormat(StreamingZip.defaults(), FormatId.ION_2));
+    private final IonRendering rendering;
 
     public IonStateDump(CuratorFramework client, String root) {
-        this.paths = new ZkPaths(root);
-        this.store = new ZkStore(client, paths, Integer.MAX_VALUE);
+        this(client, root, false);
     }
 
-    /** @return The dump; znodes that are not ours or not Ion are shown as a note, never skipped silently. */
-    public String dump() throws Exception {
-        StringBuilder sb = new StringBuilder();
+    IonStateDump(CuratorFramework client, String root, boolean json) {
+        this.paths = new ZkPaths(root);
+        this.store = new ZkStore(client, paths, Integer.MAX_VALUE);
+        this.rendering = json ? IonRendering.json() : IonRendering.ion();
+    }
 
-        sb.append("// ZkIon discovery state under ").append(paths.root).append('\n');
-        node(sb, paths.state);
-        node(sb, paths.gate);
+    /** @return The dump: Ion text with a comment per znode, or a JSON object from znode path to content. */
+    public String dump() throws Exception {
+        StringBuilder sb = new StringBuilder(rendering.json ? "{" + Json.string("root") + ":" + Json.string(paths.root)
+            : "// ZkIon discovery state under " + paths.root + "\n");
+
+        append(sb, paths.state);
+        append(sb, paths.gate);
 
         // Not parts/: pieces of the payloads shown here, which their manifests name.
         for (String dir : paths.withManifests()) {
             List<String> names = new ArrayList<>(store.children(dir));
 
             Collections.sort(names);
-            sb.append("\n// ").append(dir).append(": ").append(names.size()).append(" node(s)\n");
 
-            for (String n : names) {
-                if (dir.equals(paths.nodes))
-                    size(sb, dir + "/" + n);
-                else
-                    node(sb, dir + "/" + n);
-            }
+            if (!rendering.json)
+                sb.append("\n// ").append(dir).append(": ").append(names.size()).append(" node(s)\n");
+
+            for (String n : names)
+                append(sb, dir + "/" + n);
         }
 
-        return sb.toString();
+        return sb.append(rendering.json ? "\n}\n" : "").toString();
     }
 
-    /** A data znode holds two JDK-serialized blobs, kilobytes each per node: its size says enough. */
-    private void size(StringBuilder sb, String path) throws Exception {
-        byte[] data = store.read(path);
+    private void append(StringBuilder sb, String path) throws Exception {
+        String content = content(path);
 
-        sb.append("// ").append(path).append(data == null ? ": gone" : " (" + data.length + " bytes: the node and its"
-            + " joining data, JDK-serialized)").append('\n');
+        if (rendering.json)
+            sb.append(",\n").append(Json.string(path)).append(':').append(content);
+        else
+            sb.append("// ").append(path).append(content.startsWith("//") ? " " : "\n").append(content).append('\n');
     }
 
-    private void node(StringBuilder sb, String path) throws Exception {
+    /** @return The znode's content rendered; a note (a JSON string, or an Ion comment) for what is not Ion. */
+    private String content(String path) throws Exception {
         byte[] data;
 
         try {
             data = store.read(path);
         }
         catch (RuntimeException e) {
-            sb.append("// ").append(path).append(": unreadable: ").append(e.getMessage()).append('\n');
-            return;
+            return note("unreadable: " + e.getMessage());
         }
 
-        if (data == null || data.length == 0) {
-            sb.append("// ").append(path).append(data == null ? ": gone\n" : ": empty\n");
-            return;
-        }
-
-        sb.append("// ").append(path).append(" (").append(data.length).append(" bytes)\n");
+        if (data == null || data.length == 0)
+            return note(data == null ? "gone" : "empty");
 
         try {
             FormatId f = EventFormats.detect(data, path);
 
-            if (f == FormatId.ION_1)
-                sb.append(text.render(data, path)).append('\n');
-            else if (f == FormatId.ION_2)
-                sb.append(text2.render(data, path)).append('\n');
-            else
-                sb.append("// in format ").append(f.wireName()).append(", JDK-serialized: not shown as text\n");
+            if (f != FormatId.ION_1 && f != FormatId.ION_2)
+                return note("in format " + f.wireName() + ": " + IonRendering.describe(data));
+
+            return rendering.render(new IonEventFormat(StreamingZip.defaults(), f).inflate(data, path), path);
         }
         catch (CodecException e) {
-            sb.append("// ").append(e.getMessage()).append('\n');
+            return note(e.getMessage());
         }
     }
 
-    public static void main(String[] args) throws Exception {
-        if (args.length < 1) {
-            System.err.println("usage: IonStateDump <zkConnectionString> [zkRootPath, default /apacheIgnite]");
-            System.exit(2);
-        }
-
-        try (CuratorFramework c = CuratorFrameworkFactory.newClient(args[0], new ExponentialBackoffRetry(200, 3))) {
-            c.start();
-            System.out.println(new IonStateDump(c, args.length > 1 ? args[1] : "/apacheIgnite").dump());
-        }
+    private String note(String text) {
+        return rendering.json ? Json.string(text) : "// " + text;
     }
 }

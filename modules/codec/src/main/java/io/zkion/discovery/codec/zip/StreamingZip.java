@@ -71,18 +71,13 @@ public final class StreamingZip {
 
     /** Marshals {@code obj} straight into a zlib stream. */
     public byte[] marshalZip(Marshaller marsh, Object obj) throws IgniteCheckedException {
-        try {
-            return zip(out -> marsh.marshal(obj, out));
-        }
-        catch (CodecException e) {
-            throw new IgniteCheckedException("Failed to marshal and compress " + className(obj), e);
-        }
+        return IgniteMarshalling.marshalZip(this, marsh, obj);
     }
 
     /** Reads what {@link #marshalZip} (or Ignite's materialise-then-zip) wrote. */
     public <T> T unmarshalZip(Marshaller marsh, byte[] zipped, ClassLoader ldr, String what)
         throws IgniteCheckedException {
-        return unzip(zipped, what, in -> marsh.unmarshal(in, ldr));
+        return IgniteMarshalling.unmarshalZip(this, marsh, zipped, ldr, what);
     }
 
     /**
@@ -297,7 +292,4 @@ public final class StreamingZip {
         }
     }
 
-    private static String className(Object obj) {
-        return obj == null ? "null" : obj.getClass().getName();
-    }
 }

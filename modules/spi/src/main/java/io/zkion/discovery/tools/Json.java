@@ -1,0 +1,26 @@
+package io.zkion.discovery.tools;
+
+/** The little JSON the tools write by hand: strings escaped as JSON requires. */
+final class Json {
+    private Json() {
+    }
+
+    static void field(StringBuilder sb, String name, String value) {
+        sb.append(string(name)).append(':').append(value == null ? "null" : string(value));
+    }
+
+    static String string(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\')
+                sb.append('\\').append(c);
+            else if (c < 0x20)
+                sb.append(String.format("\\u%04x", (int)c));
+            else
+                sb.append(c);
+        }
+
+        return sb.append('"').toString();
+    }
+}

@@ -1,0 +1,135 @@
+package io.zkion.discovery.tools;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Paths;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code zkion-cli}: the live discovery state of a ZkIon cluster, from ZooKeeper alone. Runs with the {@code -all}
+ * jar and nothing else on its class path; reads, never writes.
+ */
+@Command(name = "zkion-cli", mixinStandardHelpOptions = true, version = "zkion-cli",
+    description = "Shows the live discovery state of a ZkIon Discovery cluster in ZooKeeper.",
+    subcommands = {ZkIonCli.Status.class, ZkIonCli.Dump.class})
+public final class ZkIonCli implements Callable<Integer> {
+    /** Where and how to connect, shared by the commands. */
+    static final class Connection {
+        @Option(names = {"-z", "--zk"}, required = true, description = "ZooKeeper connection string, host:port,...")
+        String zk;
+
+        @Option(names = {"-r", "--root"}, defaultValue = "/apacheIgnite", description = "zkRootPath (default: ${DEFAULT-VALUE})")
+        String root;
+
+        @Option(names = "--auth", description = "digest credentials, user:password (prefer --auth-file)")
+        String auth;
+
+        @Option(names = "--auth-file", description = "a file whose first line is user:password")
+        String authFile;
+
+        @Option(names = "--connect-timeout", defaultValue = "10000", description = "ms to wait for ZooKeeper (default: ${DEFAULT-VALUE})")
+        int connectTimeout;
+
+        CuratorFramework connect() throws Exception {
+            ZkPaths.validateRoot(root);
+
+            CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder().connectString(zk)
+                .connectionTimeoutMs(connectTimeout).sessionTimeoutMs(Math.max(connectTimeout, 10_000))
+                .retryPolicy(new RetryOneTime(200));
+            String creds = credentials();
+
+            if (creds != null)
+                b.authorization("digest", creds.getBytes(StandardCharsets.UTF_8));
+
+            CuratorFramework c = b.build();
+
+            c.start();
+
+            if (!c.blockUntilConnected(connectTimeout, TimeUnit.MILLISECONDS)) {
+                c.close();
+                throw new IllegalStateException("No ZooKeeper server answered at " + zk + " within " + connectTimeout
+                    + " ms");
+            }
+
+            return c;
+        }
+
+        private String credentials() throws Exception {
+            if (authFile == null)
+                return auth;
+
+            List<String> lines = Files.readAllLines(Paths.get(authFile), StandardCharsets.UTF_8);
+
+            if (lines.isEmpty() || !lines.get(0).contains(":"))
+                throw new IllegalArgumentException("--auth-file " + authFile + " does not start with a user:password line");
+
+            return lines.get(0).trim();
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+        description = "Coordinator, topology version, alive nodes, pending log entries, slowest ack, gate, format."
+            + " Exit code 0 healthy, 1 unhealthy, 2 no cluster or no ZooKeeper.")
+    static final class Status implements Callable<Integer> {
+        @Mixin Connection conn;
+
+        @Option(names = "--json", description = "one JSON object instead of text")
+        boolean json;
+
+        @Override public Integer call() throws Exception {
+            try (CuratorFramework c = conn.connect()) {
+                ClusterStatus st = ClusterStatus.read(new ZkStore(c, new ZkPaths(conn.root), Integer.MAX_VALUE));
+
+                System.out.println(json ? st.json() : st.text());
+
+                return st.exitCode();
+            }
+        }
+    }
+
+    @Command(name = "dump", mixinStandardHelpOptions = true,
+        description = "Every znode of the cluster, decoded: pretty Ion text, or JSON with --json.")
+    static final class Dump implements Callable<Integer> {
+        @Mixin Connection conn;
+
+        @Option(names = "--json", description = "one JSON object, from znode path to content")
+        boolean json;
+
+        @Override public Integer call() throws Exception {
+            try (CuratorFramework c = conn.connect()) {
+                System.out.print(new IonStateDump(c, conn.root, json).dump());
+
+                return 0;
+            }
+        }
+    }
+
+    @Override public Integer call() {
+        CommandLine.usage(this, System.out);
+
+        return ClusterStatus.NO_CLUSTER;
+    }
+
+    public static void main(String[] args) {
+        CommandLine cli = new CommandLine(new ZkIonCli());
+
+        // A failure is one line naming what went wrong, with exit code 2, not a stack trace.
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            cmd.getErr().println("zkion-cli: " + e.getMessage());
+            return ClusterStatus.NO_CLUSTER;
+        });
+
+        System.exit(cli.execute(args));
+    }
+}
