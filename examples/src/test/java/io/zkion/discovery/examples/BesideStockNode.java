@@ -23,6 +23,8 @@ public final class BesideStockNode {
         System.out.println("SPI from " + ZkIonDiscoverySpi.class.getProtectionDomain().getCodeSource().getLocation());
         System.out.println("Guava from " + Class.forName("com.google.common.base.Preconditions").getProtectionDomain()
             .getCodeSource().getLocation());
+        System.out.println("ZooKeeper from " + Class.forName("org.apache.zookeeper.ZooKeeper").getProtectionDomain()
+            .getCodeSource().getLocation());
 
         TcpCommunicationSpi comm = new TcpCommunicationSpi();
 

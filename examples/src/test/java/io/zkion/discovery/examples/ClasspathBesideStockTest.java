@@ -18,8 +18,9 @@ import static org.junit.Assert.assertTrue;
 
 /**
  * The {@code -all} jar drops in beside Ignite's own ZooKeeper module: a node started from it, on a class path that
- * also holds {@code ignite-zookeeper} 2.17.0 with its ZooKeeper and, first, Guava 16 (far older than Curator needs),
- * joins a cluster. The jar's Curator, ZooKeeper and Guava are relocated, so they never meet those copies.
+ * also holds {@code ignite-zookeeper} 2.17.0 with its ZooKeeper and, first, Guava 16 and ZooKeeper 3.5 (without the
+ * persistent watches the SPI uses), joins a cluster. The jar's Curator, ZooKeeper and Guava are relocated, so they
+ * never meet those copies; without the relocation the node fails on ZooKeeper 3.5.
  */
 public class ClasspathBesideStockTest {
     @Test(timeout = 180_000) public void aNodeFromTheAllJarJoinsBesideTheStockModule() throws Exception {
@@ -27,7 +28,7 @@ public class ClasspathBesideStockTest {
         File[] foreign = new File("examples/target/foreign-jars").listFiles();
 
         assertTrue("the -all jar is built", all != null && all.length == 1);
-        assertTrue("ignite-zookeeper and Guava 16 are copied", foreign != null && foreign.length == 2);
+        assertTrue("ignite-zookeeper, Guava 16 and ZooKeeper 3.5 are copied", foreign != null && foreign.length == 4);
 
         try (TestingServer zk = new TestingServer(true)) {
             System.setProperty("zkion.zk", zk.getConnectString());
@@ -41,6 +42,7 @@ public class ClasspathBesideStockTest {
                 assertTrue(out, out.contains("stock SPI present"));
                 assertTrue(out, out.contains("SPI from " + all[0].getAbsoluteFile().toURI()));
                 assertTrue(out, out.contains("Guava from ") && out.contains("guava-16.0.1.jar"));
+                assertTrue(out, out.contains("ZooKeeper from ") && out.contains("zookeeper-3.5.10.jar"));
                 assertTrue(out, out.contains("JOINED, nodes 2 of 2"));
                 assertEquals(1, first.cluster().nodes().size()); // The other stopped.
             }
@@ -57,8 +59,8 @@ public class ClasspathBesideStockTest {
     private static String runNode(String zk, File all, File[] foreign) throws Exception {
         List<String> cp = new ArrayList<>();
 
-        Arrays.stream(foreign).sorted((a, b) -> a.getName().startsWith("guava") ? -1 : 1)
-            .forEach(f -> cp.add(f.getAbsolutePath()));
+        // The foreign jars first, so that their classes win over any other copy.
+        Arrays.stream(foreign).forEach(f -> cp.add(f.getAbsolutePath()));
 
         for (String e : System.getProperty("java.class.path").split(File.pathSeparator)) {
             if (!e.contains("zkion-discovery") && !e.contains("zkion-codec") && !e.contains("/modules/spi/")
