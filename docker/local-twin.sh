@@ -60,6 +60,7 @@ CFG
   for i in 1 2 3; do
     java -Xms256m -Xmx512m $(config/jvm-opens.sh) -Djava.net.preferIPv4Stack=true -DIGNITE_QUIET=true \
       -DIGNITE_UPDATE_NOTIFIER=false -Dzkion.zk="$zk_connect" -Dzkion.root="$root" -Dzkion.name="ignite$i" \
+      -Dzkion.sessionTimeout=20000 \
       -cp "$cp" org.apache.ignite.startup.cmdline.CommandLineStartup config/zkion-server.xml \
       > "$dir/ignite$i.log" 2>&1 &
     echo $! > "$dir/ignite$i.pid"

@@ -22,6 +22,12 @@ public class LocalTwinTest {
         assertEquals(3, count(compose, "image: zookeeper:") + count(compose, "<<: *zk\n"));
         assertEquals(3, count(compose, "image: apacheignite/ignite:") + count(compose, "<<: *ignite\n"));
         assertTrue(compose.contains("CONFIG_URI: /opt/zkion/config/zkion-server.xml"));
+        // The same ZooKeeper as the twin's (the one on this class path), and the same session timeout.
+        assertTrue(compose, compose.contains("image: zookeeper:" + org.apache.zookeeper.Version.getFullVersion()
+            .replaceAll("[-+ ].*", "") + "\n"));
+        assertTrue(compose.contains("-Dzkion.sessionTimeout=20000"));
+        assertTrue(new String(Files.readAllBytes(Paths.get("docker/local-twin.sh")), StandardCharsets.UTF_8)
+            .contains("-Dzkion.sessionTimeout=20000"));
 
         try {
             assertEquals(0, run("up", 360));
