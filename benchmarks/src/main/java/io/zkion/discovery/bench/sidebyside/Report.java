@@ -10,6 +10,9 @@ import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
 
 /** JSON, a markdown table with ratios to the stock SPI, and one PNG chart per metric. */
 final class Report {
@@ -85,7 +88,19 @@ final class Report {
                 sb.append(first ? "" : ", ").append('"').append(e.getKey()).append("\": {\"n\": ").append(v.size())
                     .append(", \"p50\": ").append(num(percentile(v, 50))).append(", \"p90\": ").append(num(percentile(v, 90)))
                     .append(", \"p99\": ").append(num(percentile(v, 99))).append(", \"min\": ").append(num(percentile(v, 0)))
-                    .append(", \"max\": ").append(num(percentile(v, 100))).append('}');
+                    .append(", \"max\": ").append(num(percentile(v, 100)));
+
+                // The samples of whole-scenario metrics (one per round), so that charts can be drawn again later.
+                if (!m.getKey().contains("round trip")) {
+                    sb.append(", \"samples\": [");
+
+                    for (int i = 0; i < v.size(); i++)
+                        sb.append(i == 0 ? "" : ", ").append(num(v.get(i)));
+
+                    sb.append(']');
+                }
+
+                sb.append('}');
                 first = false;
             }
 
@@ -165,18 +180,76 @@ final class Report {
         return sb.toString();
     }
 
+    /**
+     * One chart per metric, in the metric's own unit. Round trips have a sample per event: their percentiles. Every
+     * other metric has one sample per round: each round as a point, since percentiles of ten samples say little.
+     * TCP is far below the ZooKeeper SPIs on most metrics: where the values span more than 20x, the axis is
+     * logarithmic, so that the two ZooKeeper SPIs stay comparable.
+     */
     private void chart(String metric, Path file) throws Exception {
-        CategoryChart c = new CategoryChartBuilder().width(800).height(450).title(metric).xAxisTitle("percentile")
-            .yAxisTitle(metric.contains("(ms)") ? "ms" : "bytes").build();
-        List<String> xs = List.of("p50", "p90", "p99");
+        Map<SpiKind, List<Double>> bySpi = results.get(metric);
+        String unit = unit(metric);
+        boolean perEvent = metric.contains("round trip");
+        Chart<?, ?> chart;
 
-        for (Map.Entry<SpiKind, List<Double>> e : results.get(metric).entrySet()) {
-            List<Double> v = e.getValue();
+        if (perEvent) {
+            CategoryChart c = new CategoryChartBuilder().width(800).height(450).title(metric).xAxisTitle("percentile")
+                .yAxisTitle(unit).build();
+            List<String> xs = List.of("p50", "p90", "p99");
 
-            c.addSeries(e.getKey().name(), xs, List.of(percentile(v, 50), percentile(v, 90), percentile(v, 99)));
+            for (Map.Entry<SpiKind, List<Double>> e : bySpi.entrySet()) {
+                List<Double> v = e.getValue();
+
+                c.addSeries(e.getKey().name(), xs, List.of(percentile(v, 50), percentile(v, 90), percentile(v, 99)));
+            }
+
+            c.getStyler().setYAxisLogarithmic(wideSpread(bySpi));
+            chart = c;
+        }
+        else {
+            XYChart c = new XYChartBuilder().width(800).height(450).title(metric).xAxisTitle("round").yAxisTitle(unit)
+                .build();
+
+            for (Map.Entry<SpiKind, List<Double>> e : bySpi.entrySet()) {
+                List<Double> v = e.getValue();
+                List<Integer> rounds = new ArrayList<>();
+
+                for (int i = 1; i <= v.size(); i++)
+                    rounds.add(i);
+
+                c.addSeries(e.getKey().name(), rounds, v);
+            }
+
+            c.getStyler().setYAxisLogarithmic(wideSpread(bySpi));
+            chart = c;
         }
 
-        BitmapEncoder.saveBitmap(c, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+        BitmapEncoder.saveBitmap(chart, file.toString(), BitmapEncoder.BitmapFormat.PNG);
+    }
+
+    /** @return The unit the metric's name ends with, in parentheses: ms, bytes, count. */
+    static String unit(String metric) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\(([^()]+)\\)\\s*$").matcher(metric);
+
+        return m.find() ? m.group(1) : "value";
+    }
+
+    /** @return Whether the positive values span more than 20x: then a linear axis flattens the smaller SPIs. */
+    private static boolean wideSpread(Map<SpiKind, List<Double>> bySpi) {
+        double min = Double.MAX_VALUE;
+        double max = 0;
+
+        for (List<Double> v : bySpi.values()) {
+            for (double d : v) {
+                if (d <= 0)
+                    return false; // A log axis cannot show it.
+
+                min = Math.min(min, d);
+                max = Math.max(max, d);
+            }
+        }
+
+        return max > 20 * min;
     }
 
     private static String slug(String metric) {
