@@ -28,14 +28,35 @@ public final class DeliveredIds {
         }
     };
 
-    /** @return False if a message with the same id was added lately; messages without an id always count as new. */
+    /**
+     * The ids the coordinator delivered before this node joined, as its join answer named them: copies of them are
+     * skipped, but this node never delivered them, so it owes their acks as a coordinator would.
+     */
+    private final Map<IgniteUuid, Boolean> beforeJoin = new LinkedHashMap<IgniteUuid, Boolean>() {
+        @Override protected boolean removeEldestEntry(Map.Entry<IgniteUuid, Boolean> eldest) {
+            return size() > WINDOW;
+        }
+    };
+
+    /**
+     * @return False if a message with the same id was added lately, or delivered before this node joined; messages
+     *      without an id always count as new.
+     */
     public boolean add(DiscoverySpiCustomMessage msg) {
         IgniteUuid id = id(msg);
 
-        return id == null || ids.put(id, Boolean.TRUE) == null;
+        return id == null || (!beforeJoin.containsKey(id) && ids.put(id, Boolean.TRUE) == null);
     }
 
+    /** @return Whether a copy of {@code msg} reached Ignite, here or, before this node joined, on the others. */
     public boolean contains(DiscoverySpiCustomMessage msg) {
+        IgniteUuid id = id(msg);
+
+        return id != null && (ids.containsKey(id) || beforeJoin.containsKey(id));
+    }
+
+    /** @return Whether this node itself handed a copy of {@code msg} to Ignite. */
+    public boolean deliveredHere(DiscoverySpiCustomMessage msg) {
         IgniteUuid id = id(msg);
 
         return id != null && ids.containsKey(id);
@@ -66,7 +87,7 @@ public final class DeliveredIds {
         return buf.array();
     }
 
-    /** Takes the ids {@link #recent} gave a joiner as delivered here. */
+    /** Takes the ids {@link #recent} gave a joiner as delivered before it joined. */
     public void seed(byte[] recent, String what) {
         if (recent == null)
             return;
@@ -79,7 +100,7 @@ public final class DeliveredIds {
         ByteBuffer buf = ByteBuffer.wrap(recent);
 
         while (buf.hasRemaining())
-            ids.put(new IgniteUuid(new UUID(buf.getLong(), buf.getLong()), buf.getLong()), Boolean.TRUE);
+            beforeJoin.put(new IgniteUuid(new UUID(buf.getLong(), buf.getLong()), buf.getLong()), Boolean.TRUE);
     }
 
     /** @return Ignite's id of the message, or null for a message that is not Ignite's wrapper. */

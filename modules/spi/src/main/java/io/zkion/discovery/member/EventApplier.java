@@ -84,6 +84,10 @@ final class EventApplier {
         return delivered.contains(msg);
     }
 
+    boolean deliveredHere(DiscoverySpiCustomMessage msg) {
+        return delivered.deliveredHere(msg);
+    }
+
     DeliveredIds delivered() {
         return delivered;
     }

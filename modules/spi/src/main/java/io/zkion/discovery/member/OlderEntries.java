@@ -97,7 +97,8 @@ final class OlderEntries {
      *      node delivered itself, or a later adopted one; walked newest first, the later copy came first).
      */
     private boolean once(DiscoverySpiCustomMessage msg, Set<IgniteUuid> acked) {
-        if (applier.deliveredAlready(msg))
+        // Delivered by this node itself: not a copy others delivered before it joined, whose ack this node owes.
+        if (applier.deliveredHere(msg))
             return false;
 
         IgniteUuid id = DeliveredIds.id(msg);

@@ -37,6 +37,8 @@ public class DeliveredIdsTest {
         assertTrue("the oldest handed over is known", joiner.contains(msg(sender, 10)));
         assertFalse("older ones are not handed over", joiner.contains(msg(sender, 9)));
         assertFalse("a copy of a handed-over id counts as delivered", joiner.add(msg(sender, 100)));
+        assertFalse("but not as delivered by the joiner, which owes its ack", joiner.deliveredHere(msg(sender, 100)));
+        assertTrue(coordinator.deliveredHere(msg(sender, 100)));
     }
 
     @Test public void aCorruptListIsNamed() {
