@@ -26,7 +26,8 @@ public class PoisonMessageTest extends ZkIonTestSupport {
         ((IgniteEx)s1).context().discovery().sendCustomEvent(new Poison("p"));
         ((IgniteEx)s1).context().discovery().sendCustomEvent(new CustomMessageTest.Ping("after"));
 
-        await("s2 got the ping after it", 30_000, () -> seen2.contains("ping after"));
+        // Each node delivers in its own time: wait for both.
+        await("both got the ping after it", 30_000, () -> seen2.contains("ping after") && seen1.contains("ping after"));
 
         assertTrue(seen1.toString(), seen1.containsAll(List.of("poison p", "ping after")));
         assertEquals(List.of("ping after"), seen2);
