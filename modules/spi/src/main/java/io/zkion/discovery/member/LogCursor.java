@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import io.zkion.discovery.codec.CodecException;
+import io.zkion.discovery.codec.UnsupportedFormatException;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.codec.event.EventBatch;
 import io.zkion.discovery.codec.event.EventFormats;
@@ -224,10 +225,22 @@ final class LogCursor {
             if (p == null)
                 continue;
 
-            EventBatch b = decode(p.data, path);
+            EventBatch b;
+
+            try {
+                b = formats.decode(p.data, path);
+            }
+            catch (UnsupportedFormatException olderFormat) {
+                // Written before this node joined, in a format the cluster wrote then and this node does not read.
+                out.add(new OlderEntries.Older(seq, path, p.manifest, null, olderFormat.getMessage()));
+                continue;
+            }
+            catch (CodecException e) {
+                throw new IgniteSpiException("Corrupt event log entry " + path + ": " + e.getMessage(), e);
+            }
 
             if (!b.events().isEmpty())
-                out.add(new OlderEntries.Older(seq, path, p.manifest, b));
+                out.add(new OlderEntries.Older(seq, path, p.manifest, b, null));
         }
 
         return out;

@@ -27,13 +27,16 @@ final class OlderEntries {
         final long seq;
         final String path;
         final byte[] manifest;
+        /** Null when this node does not read the entry's format: then {@link #unreadable} says why. */
         final EventBatch batch;
+        final String unreadable;
 
-        Older(long seq, String path, byte[] manifest, EventBatch batch) {
+        Older(long seq, String path, byte[] manifest, EventBatch batch, String unreadable) {
             this.seq = seq;
             this.path = path;
             this.manifest = manifest;
             this.batch = batch;
+            this.unreadable = unreadable;
         }
     }
 
@@ -64,6 +67,12 @@ final class OlderEntries {
         // Newest first, so that departures after each message are known when it is reached.
         for (int i = older.size() - 1; i >= 0; i--) {
             Older o = older.get(i);
+
+            if (o.batch == null) {
+                out.add(unreadable(o));
+                continue;
+            }
+
             List<DiscoveryEvent> events = o.batch.events();
             List<Long> customIds = new ArrayList<>();
 
@@ -90,6 +99,19 @@ final class OlderEntries {
 
         for (LogEntry e : out)
             untrimmed.add(e);
+    }
+
+    /**
+     * An entry in a format the cluster wrote before this node joined, which this node does not read: taken over with
+     * no custom messages, so that it is trimmed like the rest once everyone acked past it (any event of it has an id
+     * below the next entry's). The acks of messages in it cannot be logged here; the error says so.
+     */
+    private LogEntry unreadable(Older o) {
+        log.error("Taking over " + o.path + " without reading it: " + o.unreadable + ". It was written before this node"
+            + " joined; the acks of any custom messages in it cannot be logged by this coordinator");
+
+        return new LogEntry(o.seq, o.path, EventIds.absolute(o.seq, EventIds.PER_ENTRY - 1), new ArrayList<>(),
+            new ArrayList<>(), o.manifest);
     }
 
     /**
