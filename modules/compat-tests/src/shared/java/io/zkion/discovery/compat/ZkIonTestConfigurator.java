@@ -47,7 +47,7 @@ public final class ZkIonTestConfigurator {
 
         long fdt = cfg.getFailureDetectionTimeout() == null ? 10_000 : cfg.getFailureDetectionTimeout();
 
-        cfg.setDiscoverySpi(new ZkIonDiscoverySpi()
+        cfg.setDiscoverySpi(TestSpis.create()
             .setZkConnectionString(connectString())
             .setZkRootPath("/ignite-tests")
             // Within what the server allows: 2 to 20 ticks.
