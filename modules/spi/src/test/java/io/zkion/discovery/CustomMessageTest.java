@@ -279,7 +279,8 @@ public class CustomMessageTest extends ZkIonTestSupport {
         }
     }
 
-    abstract static class TestMessage implements DiscoveryCustomMessage {
+    /** A message of the tests, never mutable, with no ack unless a subclass gives one. */
+    public abstract static class TestMessage implements DiscoveryCustomMessage {
         private static final long serialVersionUID = 1L;
 
         private final IgniteUuid id = IgniteUuid.randomUuid();

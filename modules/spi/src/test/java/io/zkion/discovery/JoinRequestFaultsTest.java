@@ -63,16 +63,8 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
             if (expired.getAndIncrement() > 0)
                 return;
 
-            try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
-                c.start();
-
-                String answer = root + "/joined/" + spi.getLocalNode().id();
-                long end = System.currentTimeMillis() + 20_000;
-
-                while (c.checkExists().forPath(answer) == null && System.currentTimeMillis() < end)
-                    Thread.sleep(20);
-
-                assertTrue("the coordinator answered", c.checkExists().forPath(answer) != null);
+            try (CuratorFramework c = bareClient()) {
+                awaitAnswer(c, spi);
                 spi.engine().expireSessionOnServerForTest();
             }
             catch (Exception e) {
@@ -101,18 +93,10 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
             if (expired.getAndIncrement() > 0)
                 return;
 
-            try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
-                c.start();
+            try (CuratorFramework c = bareClient()) {
+                awaitAnswer(c, spi);
 
-                String answer = root + "/joined/" + spi.getLocalNode().id();
                 String alive = root + "/alive/" + spi.getLocalNode().id();
-                long end = System.currentTimeMillis() + 20_000;
-
-                while (c.checkExists().forPath(answer) == null && System.currentTimeMillis() < end)
-                    Thread.sleep(20);
-
-                assertTrue("the coordinator answered", c.checkExists().forPath(answer) != null);
-
                 long czxid = c.checkExists().forPath(alive).getCzxid();
                 AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest();
 
@@ -120,10 +104,7 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
 
                 // The coordinator resumes once the joiner wrote its alive znode again, or after 5 s if it never does.
                 new Thread(() -> {
-                    try (CuratorFramework w = CuratorFrameworkFactory.newClient(zk.getConnectString(),
-                        new RetryOneTime(100))) {
-                        w.start();
-
+                    try (CuratorFramework w = bareClient()) {
                         long stop = System.currentTimeMillis() + 5_000;
 
                         while (System.currentTimeMillis() < stop) {
@@ -169,6 +150,28 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
 
         assertEquals("replies lost", 1, lost.get());
         assertTwoThenThree(s1, s2, 2);
+    }
+
+    private CuratorFramework bareClient() {
+        CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100));
+
+        c.start();
+
+        return c;
+    }
+
+    /** Waits until the coordinator has answered (accepted) {@code spi}'s join. */
+    private void awaitAnswer(CuratorFramework c, ZkIonDiscoverySpi spi) throws Exception {
+        String answer = root + "/joined/" + spi.getLocalNode().id();
+
+        await("the coordinator answered", 20_000, () -> {
+            try {
+                return c.checkExists().forPath(answer) != null;
+            }
+            catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
     }
 
     /** Two nodes see each other; a third joins as usual after them. */

@@ -41,6 +41,18 @@ public final class ZkIonCli implements Callable<Integer> {
         @Option(names = "--connect-timeout", defaultValue = "10000", description = "ms to wait for ZooKeeper (default: ${DEFAULT-VALUE})")
         int connectTimeout;
 
+        /** What a command does with the connection; its exit code. */
+        interface Work {
+            int with(CuratorFramework c) throws Exception;
+        }
+
+        /** @return {@code work}'s exit code, run on a connection closed after it. */
+        int run(Work work) throws Exception {
+            try (CuratorFramework c = connect()) {
+                return work.with(c);
+            }
+        }
+
         CuratorFramework connect() throws Exception {
             ZkPaths.validateRoot(root);
 
@@ -88,13 +100,13 @@ public final class ZkIonCli implements Callable<Integer> {
         boolean json;
 
         @Override public Integer call() throws Exception {
-            try (CuratorFramework c = conn.connect()) {
+            return conn.run(c -> {
                 ClusterStatus st = ClusterStatus.read(new ZkStore(c, new ZkPaths(conn.root), Integer.MAX_VALUE));
 
                 System.out.println(json ? st.json() : st.text());
 
                 return st.exitCode();
-            }
+            });
         }
     }
 
@@ -107,11 +119,11 @@ public final class ZkIonCli implements Callable<Integer> {
         boolean json;
 
         @Override public Integer call() throws Exception {
-            try (CuratorFramework c = conn.connect()) {
+            return conn.run(c -> {
                 System.out.print(new IonStateDump(c, conn.root, json).dump());
 
                 return 0;
-            }
+            });
         }
     }
 

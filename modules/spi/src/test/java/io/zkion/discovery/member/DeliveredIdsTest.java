@@ -1,12 +1,9 @@
 package io.zkion.discovery.member;
 
 import java.util.UUID;
+import io.zkion.discovery.CustomMessageTest;
 import io.zkion.discovery.codec.CorruptPayloadException;
 import org.apache.ignite.internal.managers.discovery.CustomMessageWrapper;
-import org.apache.ignite.internal.managers.discovery.DiscoCache;
-import org.apache.ignite.internal.managers.discovery.DiscoveryCustomMessage;
-import org.apache.ignite.internal.managers.discovery.GridDiscoveryManager;
-import org.apache.ignite.internal.processors.affinity.AffinityTopologyVersion;
 import org.apache.ignite.lang.IgniteUuid;
 import org.junit.Test;
 
@@ -55,7 +52,8 @@ public class DeliveredIdsTest {
         return new CustomMessageWrapper(new Msg(new IgniteUuid(sender, local)));
     }
 
-    private static final class Msg implements DiscoveryCustomMessage {
+    /** A message with the id given. */
+    private static final class Msg extends CustomMessageTest.TestMessage {
         private static final long serialVersionUID = 1L;
 
         private final IgniteUuid id;
@@ -66,19 +64,6 @@ public class DeliveredIdsTest {
 
         @Override public IgniteUuid id() {
             return id;
-        }
-
-        @Override public DiscoveryCustomMessage ackMessage() {
-            return null;
-        }
-
-        @Override public boolean isMutable() {
-            return false;
-        }
-
-        @Override public DiscoCache createDiscoCache(GridDiscoveryManager mgr, AffinityTopologyVersion topVer,
-            DiscoCache discoCache) {
-            throw new UnsupportedOperationException();
         }
     }
 }
