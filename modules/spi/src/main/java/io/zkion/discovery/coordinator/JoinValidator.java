@@ -4,18 +4,16 @@ import java.io.Serializable;
 import java.util.Map;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.internal.DiscoveryHost;
+import io.zkion.discovery.internal.NodeAuthentication;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
-import org.apache.ignite.internal.processors.security.SecurityContext;
-import org.apache.ignite.internal.processors.security.SecurityUtils;
 import org.apache.ignite.plugin.security.SecurityCredentials;
 import org.apache.ignite.events.NodeValidationFailedEvent;
 import org.apache.ignite.spi.IgniteNodeValidationResult;
 import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.discovery.DiscoveryDataBag;
-import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
 
 /** Whether a joiner may join: a request that names itself, a format it reads, Ignite's authentication and checks. */
 final class JoinValidator {
@@ -78,9 +76,7 @@ final class JoinValidator {
 
     /** Runs Ignite's authenticator, when a security plugin set one, and records the subject in the attributes. */
     private String authenticate(ZkIonClusterNode node, JoinRequest req, boolean[] attrsChanged) {
-        DiscoverySpiNodeAuthenticator auth = host.authenticator();
-
-        if (auth == null)
+        if (host.authenticator() == null)
             return null;
 
         SecurityCredentials cred;
@@ -92,22 +88,10 @@ final class JoinValidator {
             return "Failed to read the node's credentials";
         }
 
-        SecurityContext subj = auth.authenticateNode(node, cred);
+        String err = NodeAuthentication.authenticate(host, objects, node, cred);
 
-        if (subj == null)
-            return "Authentication failed";
+        attrsChanged[0] = err == null;
 
-        if (!(subj instanceof Serializable))
-            return "Authentication subject is not serializable";
-
-        try {
-            node.replaceAttributes(SecurityUtils.withSecurityContext(subj, node.attributes(), objects.marshaller()));
-            attrsChanged[0] = true;
-        }
-        catch (Exception e) {
-            return "Failed to marshal the node's security subject";
-        }
-
-        return null;
+        return err;
     }
 }

@@ -18,6 +18,8 @@ import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.NodeData;
+import io.zkion.discovery.internal.DiscoveryHost;
+import io.zkion.discovery.internal.NodeAuthentication;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.log.LogEntryWriter;
@@ -27,6 +29,7 @@ import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.plugin.security.SecurityCredentials;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
@@ -44,16 +47,18 @@ final class Founder {
     private final EventFormats formats;
     private final ObjectCodec objects;
     private final ZkIonClusterNode local;
+    private final DiscoveryHost host;
     private final IgniteLogger log;
 
     Founder(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, ZkIonClusterNode local,
-        IgniteLogger log) {
+        DiscoveryHost host, IgniteLogger log) {
         this.store = store;
         this.paths = store.paths();
         this.codec = codec;
         this.formats = formats;
         this.objects = objects;
         this.local = local;
+        this.host = host;
         this.log = log;
     }
 
@@ -82,9 +87,18 @@ final class Founder {
 
         local.order(1);
 
-        // In ion-2 the founder's data znode serves later joiners' snapshots as any member's does.
+        // The founder admits itself, as a coordinator admits a joiner: with a security plugin, its subject goes into
+        // its attributes before anyone (Ignite's discovery notifier first) reads them.
+        String authErr = NodeAuthentication.authenticate(host, objects, local, (SecurityCredentials)local.credentials());
+
+        if (authErr != null)
+            throw new IgniteSpiException("The first node of the cluster refused itself: " + authErr);
+
+        // In ion-2 the founder's data znode serves later joiners' snapshots as any member's does; not when
+        // authentication added the subject to the node, which the data znode written with the request lacks: then the
+        // record carries the node, as a coordinator's record of an authenticated joiner does.
         byte[] ownData = store.rawData(paths.node(id));
-        boolean byRef = FormatId.ION_2.wireName().equals(format);
+        boolean byRef = FormatId.ION_2.wireName().equals(format) && host.authenticator() == null;
         byte[] noJoinData = objects.marshal(new HashMap<Integer, Serializable>()); // The founder joins no one.
         ZkStore.Prepared dataZnode = byRef && ownData == null ? store.create(paths.node(id),
             codec.encode(new NodeData(objects.marshal(local), noJoinData)), CreateMode.PERSISTENT) : null;

@@ -84,7 +84,7 @@ final class Joiner {
         this.snapshots = ctx.snapshots();
         this.joinTimeout = ctx.joinTimeout();
         this.nodeData = new NodeDataReader(store, codec);
-        this.founder = new Founder(store, codec, formats, objects, local, ctx.log());
+        this.founder = new Founder(store, codec, formats, objects, local, host, ctx.log());
         this.log = ctx.log();
         this.afterRequest = ctx.afterJoinRequest();
     }
@@ -303,6 +303,14 @@ final class Joiner {
         for (NodeRecord rec : snap.nodes) {
             ZkIonClusterNode n = rec.id().equals(id) ? local
                 : objects.unmarshal(rec.byReference() ? refData.get(rec.id()).node : rec.data(), "node " + rec.id());
+
+            // The coordinator's copy of this node carries what it added: the security subject, which Ignite reads
+            // from the local node's attributes as from any other's.
+            if (n == local && !rec.byReference()) {
+                ZkIonClusterNode admitted = objects.unmarshal(rec.data(), "node " + id);
+
+                local.replaceAttributes(admitted.attributes());
+            }
 
             n.order(rec.order());
             nodes.add(n);
