@@ -1,0 +1,18 @@
+package io.zkion.discovery.chaos;
+
+/** One injected fault and how the cluster came back from it. */
+final class Fault {
+    final int index;
+    final FaultKind kind;
+    String target;
+    /** When the fault took effect (for a pause: when the node was continued). */
+    long injectedAt;
+    /** From {@link #injectedAt} until the cluster settled again; -1 if it did not. */
+    long recoveryMs = -1;
+    String note = "";
+
+    Fault(int index, FaultKind kind) {
+        this.index = index;
+        this.kind = kind;
+    }
+}

@@ -1,0 +1,26 @@
+package io.zkion.discovery.chaos;
+
+import java.nio.file.Path;
+
+/** What a chaos run is set to, from system properties (the pom passes them), and what it started with. */
+final class RunSettings {
+    final int faults = Integer.getInteger("zkion.chaos.faults", 6);
+    final long seed = Long.getLong("zkion.chaos.seed", 0) != 0 ? Long.getLong("zkion.chaos.seed")
+        : System.currentTimeMillis();
+    final int servers = Integer.getInteger("zkion.chaos.servers", 6);
+    final int clients = Integer.getInteger("zkion.chaos.clients", 2);
+    final int sessionTimeout = Integer.getInteger("zkion.chaos.sessionTimeout", 6_000);
+    /** Longest wait for the cluster to settle after a fault; past it, the run records a violation and stops. */
+    final long recoveryTimeoutMs = Long.getLong("zkion.chaos.recoveryTimeoutMs", 180_000);
+    final String jvmOpens = System.getProperty("zkion.chaos.jvmOpens", "");
+    final String classPath = System.getProperty("java.class.path");
+    final Path reportDir;
+    final Path runDir;
+    final String root = "/zkion-chaos";
+    String zkConnect;
+
+    RunSettings(Path reportDir, Path runDir) {
+        this.reportDir = reportDir;
+        this.runDir = runDir;
+    }
+}
