@@ -27,8 +27,9 @@ import org.apache.ignite.lang.IgnitePredicate;
 /**
  * One node of the chaos run, in its own JVM: {@code ChaosNode server|client <name> <incarnation> <zk> <root> <dir>}.
  * It writes what it sees to {@code <dir>/<name>.<incarnation>.log} ({@link EventLog}), its state to
- * {@code <name>.status} ({@link StatusWriter}), and takes one command a line on stdin: {@code expire},
- * {@code lose-reply}, {@code send <n>}, {@code verify <seq>} (clients), {@code stop}.
+ * {@code <name>.status} ({@link StatusWriter}), and takes one command a line on stdin: {@code expire} (its session
+ * ended on the server), {@code expire-local} (ZooKeeper's client told its session expired), {@code lose-reply},
+ * {@code send <n>}, {@code stop-writes} and {@code verify <seq>} (clients), {@code stop}.
  * It exits once its Ignite node stopped, whatever stopped it: a segmented node does not linger.
  */
 public final class ChaosNode {
@@ -187,8 +188,17 @@ public final class ChaosNode {
     private void execute(String[] cmd) throws Exception {
         switch (cmd[0]) {
             case "expire":
-                log.write("EXPIRE");
+                log.write("EXPIRE", "server");
                 spi().engine().expireSessionOnServerForTest();
+                break;
+            case "expire-local":
+                log.write("EXPIRE", "client");
+                spi().engine().expireSessionForTest();
+                break;
+            case "stop-writes":
+                workload.stopWorkload();
+                workload.join(60_000);
+                log.write("WRITES-STOPPED", workload.isAlive() ? "still-running" : "");
                 break;
             case "lose-reply":
                 log.write("ARMED");

@@ -52,7 +52,7 @@ public final class ChaosRun {
             cluster.startAll();
             cluster.startClients();
 
-            if (!cluster.awaitSettled(settings.recoveryTimeoutMs * 2))
+            if (!cluster.awaitSettled(settings.recoveryTimeoutMs * 2, () -> true))
                 throw new IllegalStateException("The cluster did not form; see " + settings.runDir);
 
             progress("cluster formed in " + (System.currentTimeMillis() - started) + " ms");
@@ -65,6 +65,13 @@ public final class ChaosRun {
             }
 
             sendFromEveryNode();
+
+            // The last read-back covers every acknowledged write: the clients stop writing first.
+            for (NodeProcess n : cluster.running()) {
+                if (n.client)
+                    n.command("stop-writes");
+            }
+
             Thread.sleep(3_000);
             verifyCache(faults.size());
 
@@ -102,7 +109,7 @@ public final class ChaosRun {
 
         injector.inject(f);
 
-        boolean settled = cluster.awaitSettled(settings.recoveryTimeoutMs);
+        boolean settled = cluster.awaitSettled(settings.recoveryTimeoutMs, f.effect);
 
         if (settled)
             f.recoveryMs = System.currentTimeMillis() - f.injectedAt;

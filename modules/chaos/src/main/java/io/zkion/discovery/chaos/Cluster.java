@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * The chaos nodes as the controller keeps them: one running incarnation per name, restarted under the next
@@ -49,6 +50,10 @@ final class Cluster {
 
     List<NodeProcess> running() {
         return new ArrayList<>(nodes.values());
+    }
+
+    NodeProcess current(String name) {
+        return nodes.get(name);
     }
 
     /** @return Every incarnation ever started, the running ones last. */
@@ -96,17 +101,17 @@ final class Cluster {
     }
 
     /**
-     * @return Whether the cluster is whole and settled: every node running and reporting, all at one topology
-     *      version with every server and client in it, every partition with both owners, every ZooKeeper server up.
+     * @return Whether the cluster is whole and settled: every node running and reporting since {@code since}, all at
+     *      one topology version with every server and client in it, every partition with both owners, every ZooKeeper server up.
      */
-    boolean settled() {
+    boolean settled(long since) {
         long now = System.currentTimeMillis();
         Long topVer = null;
 
         for (NodeProcess n : nodes.values()) {
             NodeStatus s = n.status();
 
-            if (!n.alive() || s == null || now - s.time > 2_000 || s.servers != settings.servers
+            if (!n.alive() || s == null || now - s.time > 2_000 || s.time < since || s.servers != settings.servers
                 || s.clients != settings.clients || !s.replicated)
                 return false;
 
@@ -119,14 +124,21 @@ final class Cluster {
         return zk.allServing();
     }
 
-    /** Restarts what ended and waits until settled; @return whether it settled within the timeout. */
-    boolean awaitSettled(long timeoutMs) throws Exception {
+    /**
+     * Restarts what ended and waits until {@code effect} holds and then the cluster is settled, by statuses written
+     * after it held; @return whether that happened within the timeout.
+     */
+    boolean awaitSettled(long timeoutMs, BooleanSupplier effect) throws Exception {
         long end = System.currentTimeMillis() + timeoutMs;
+        long since = Long.MAX_VALUE;
 
         while (System.currentTimeMillis() < end) {
             restartDead();
 
-            if (settled())
+            if (since == Long.MAX_VALUE && effect.getAsBoolean())
+                since = System.currentTimeMillis();
+
+            if (since != Long.MAX_VALUE && settled(since))
                 return true;
 
             Thread.sleep(250);

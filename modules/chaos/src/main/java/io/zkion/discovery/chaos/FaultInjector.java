@@ -40,10 +40,27 @@ final class FaultInjector {
                 f.target = n.key();
                 f.injectedAt = System.currentTimeMillis();
 
-                if (!n.client)
-                    cluster.expectDown(n.name); // segmented, so it exits
+                if (n.client) {
+                    // A client rejoins under a new id: recovered once it reports one.
+                    NodeStatus before = n.status();
+                    String oldId = before == null ? "" : before.id;
 
-                n.command("expire");
+                    f.effect = () -> {
+                        NodeStatus now = cluster.current(n.name).status();
+
+                        return now != null && !now.id.equals(oldId);
+                    };
+                }
+                else {
+                    cluster.expectDown(n.name); // segmented, so it exits
+                    f.effect = () -> !n.alive();
+                }
+
+                // Both seams: the session ended on the server, or ZooKeeper's client told it expired.
+                boolean onServer = rnd.nextBoolean();
+
+                f.note = onServer ? "ended on the server" : "expiry injected in the client";
+                n.command(onServer ? "expire" : "expire-local");
                 break;
             }
             case ZK_SERVER_RESTART: {
@@ -68,6 +85,7 @@ final class FaultInjector {
                 f.injectedAt = System.currentTimeMillis();
                 n.command("lose-reply");
                 n.command("send 3");
+                f.effect = () -> !n.alive() || seen(n, "LOSTREPLY", f.injectedAt);
                 break;
             }
             default:
@@ -122,17 +140,23 @@ final class FaultInjector {
                 + " after its pause without being segmented"));
     }
 
+    private static boolean seen(NodeProcess n, String kind, long since) {
+        try {
+            return Files.exists(n.logFile())
+                && NodeHistory.read(n.logFile()).lines.stream().anyMatch(l -> l.kind.equals(kind) && l.time >= since);
+        }
+        catch (java.io.IOException e) {
+            return false;
+        }
+    }
+
     /** @return Whether the node's log gets a {@code kind} line at or after {@code since} within the wait. */
     private static boolean awaitLine(NodeProcess n, String kind, long since) throws Exception {
         long end = System.currentTimeMillis() + COME_BACK_MS;
 
         while (System.currentTimeMillis() < end) {
-            if (Files.exists(n.logFile())) {
-                for (NodeHistory.Line l : NodeHistory.read(n.logFile()).lines) {
-                    if (l.kind.equals(kind) && l.time >= since)
-                        return true;
-                }
-            }
+            if (seen(n, kind, since))
+                return true;
 
             if (!n.alive())
                 return false;

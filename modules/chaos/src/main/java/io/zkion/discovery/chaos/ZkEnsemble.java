@@ -71,7 +71,7 @@ final class ZkEnsemble implements AutoCloseable {
         Path d = dir.resolve("zk" + (i + 1));
 
         procs[i] = new ProcessBuilder("java", "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-Djute.maxbuffer=1048575", "-cp", classPath, "org.apache.zookeeper.server.quorum.QuorumPeerMain",
+            "-Djute.maxbuffer=1048575", "-cp", classPath, ZkServerMain.class.getName(),
             d.resolve("zoo.cfg").toString())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("zk" + (i + 1) + ".out").toFile()))
