@@ -22,7 +22,7 @@ public final class ChaosRun {
     /** Messages each of two random nodes sends before a fault. */
     private static final int SENDS = 5;
     /** Sends and deliveries this recent are not yet held to "delivered everywhere" by a check between faults. */
-    private static final long IN_FLIGHT_MS = 10_000;
+    static final long IN_FLIGHT_MS = 10_000;
 
     private final RunSettings settings;
     private final Random rnd;
@@ -32,6 +32,7 @@ public final class ChaosRun {
     private Cluster cluster;
     private int verifySeq;
     private long keysVerified;
+    private HeldAcks heldAcks;
 
     ChaosRun(RunSettings settings) {
         this.settings = settings;
@@ -45,6 +46,7 @@ public final class ChaosRun {
         Files.createDirectories(settings.runDir);
         zk = new ZkEnsemble(settings.runDir, settings.classPath);
         settings.zkConnect = zk.connectString();
+        heldAcks = new HeldAcks(settings);
 
         try {
             zk.startAll();
@@ -78,6 +80,7 @@ public final class ChaosRun {
             Set<String> stopped = cluster.stopAll();
 
             record(faults.size(), new HistoryChecker(histories(), stopped, Long.MAX_VALUE).check());
+            record(0, heldAcks.violations(histories(), faults, started));
 
             for (String path : ZnodeCheck.leftBehind(settings.zkConnect, settings.root, 30_000))
                 record(faults.size(), List.of(new Violation(Violation.ZNODES, path + " left after every node stopped")));
@@ -88,6 +91,8 @@ public final class ChaosRun {
 
             zk.close();
         }
+
+        violations.sort(java.util.Comparator.comparingInt(v -> v.fault));
 
         ChaosReport report = new ChaosReport(settings, faults, violations,
             cluster == null ? List.of() : cluster.unplannedExits, totals(), started, System.currentTimeMillis() - started);
@@ -130,7 +135,10 @@ public final class ChaosRun {
             for (NodeProcess n : cluster.running())
                 alive.add(n.key());
 
-            record(f.index, new HistoryChecker(histories(), alive, System.currentTimeMillis() - IN_FLIGHT_MS).check());
+            HistoryChecker checker = new HistoryChecker(histories(), alive, System.currentTimeMillis() - IN_FLIGHT_MS);
+
+            record(f.index, checker.check());
+            heldAcks.note(f.index, checker.heldAcks, cluster.coordinator());
         }
 
         progress("fault " + f.index + '/' + settings.faults + ' ' + f.kind + ' ' + f.target + ": recovered in "
@@ -209,7 +217,9 @@ public final class ChaosRun {
     private void record(int fault, List<Violation> found) {
         for (Violation v : found) {
             if (!violations.contains(v)) {
-                v.fault = fault;
+                if (fault > 0)
+                    v.fault = fault;
+
                 violations.add(v);
                 progress("VIOLATION after fault " + fault + ": " + v);
             }

@@ -10,6 +10,15 @@ import java.util.List;
 
 /** One incarnation of a chaos node's process, as the controller drives it: commands on stdin, signals by pid. */
 final class NodeProcess {
+    /** The nodes' java.util.logging configuration, written into the run directory. */
+    static final String LOGGING = "logging.properties";
+
+    private static final String LOGGING_CONFIG = "handlers=java.util.logging.ConsoleHandler\n"
+        + "java.util.logging.ConsoleHandler.level=ALL\n"
+        + "java.util.logging.ConsoleHandler.formatter=java.util.logging.SimpleFormatter\n"
+        + "java.util.logging.SimpleFormatter.format=%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n\n"
+        + ".level=WARNING\nio.zkion.level=INFO\n";
+
     final String name;
     final boolean client;
     final int incarnation;
@@ -26,6 +35,11 @@ final class NodeProcess {
 
     /** Starts incarnation {@code incarnation} of node {@code name}. */
     static NodeProcess start(String name, boolean client, int incarnation, RunSettings s) throws IOException {
+        Path logging = s.runDir.resolve(LOGGING);
+
+        if (!Files.exists(logging))
+            Files.write(logging, LOGGING_CONFIG.getBytes(StandardCharsets.UTF_8));
+
         List<String> cmd = new ArrayList<>();
 
         cmd.add("java");
@@ -33,7 +47,10 @@ final class NodeProcess {
         cmd.add("-XX:+UseSerialGC");
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-Djava.net.preferIPv4Stack=true");
-        cmd.add("-DIGNITE_QUIET=true");
+        // Not quiet, so that the SPI's own lines (connection suspended, reconnected, lost) reach the node's .out;
+        // the logging file keeps Ignite itself to warnings.
+        cmd.add("-DIGNITE_QUIET=false");
+        cmd.add("-Djava.util.logging.config.file=" + s.runDir.resolve(LOGGING));
         cmd.add("-DIGNITE_UPDATE_NOTIFIER=false");
         cmd.add("-DIGNITE_NO_ASCII=true");
         cmd.add("-Dzkion.chaos.sessionTimeout=" + s.sessionTimeout);

@@ -114,6 +114,18 @@ public class HistoryCheckerTest {
             new NodeHistory("s1.0", good(A, 1)), new NodeHistory("s3.2", c2)), Set.of("s1.0"), Long.MAX_VALUE).check());
     }
 
+    @Test public void anAckMissingBeforeTheEndIsHeldNotLost() {
+        List<String> a = new ArrayList<>(good(A, 1));
+
+        a.add("125 SENT s1.0.1");
+
+        HistoryChecker c = new HistoryChecker(List.of(new NodeHistory("s1.0", a),
+            new NodeHistory("s2.1", without(good(B, 2), "131 "))), Set.of("s1.0", "s2.1"), 1_000);
+
+        assertEquals(List.of(), c.check());
+        assertEquals(List.of("s2.1 s1.0.1 130"), c.heldAcks);
+    }
+
     @Test public void aWrongReadFails() {
         assertOne(Violation.CACHE, "c1.7.3", check(with(good(A, 1), "150 GETBAD c1.7.3 null"), good(B, 2)));
     }
