@@ -63,7 +63,7 @@ final class ChaosReport {
         sb.append("  \"settings\": {\"faults\": ").append(settings.faults).append(", \"seed\": ").append(settings.seed)
             .append(", \"servers\": ").append(settings.servers).append(", \"clients\": ").append(settings.clients)
             .append(", \"zookeeperServers\": ").append(ZkEnsemble.SIZE).append(", \"sessionTimeoutMs\": ")
-            .append(settings.sessionTimeout).append("},\n");
+            .append(settings.sessionTimeout).append(", \"kinds\": \"").append(settings.kinds).append("\"},\n");
         sb.append("  \"faultsInjected\": ").append(faults.size()).append(",\n");
         sb.append("  \"faultsByKind\": {");
 

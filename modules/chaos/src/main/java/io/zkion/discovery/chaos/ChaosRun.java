@@ -5,7 +5,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -149,7 +148,7 @@ public final class ChaosRun {
 
     /** The first faults take every kind once, in a random order, so even a short run has each; then at random. */
     private FaultKind kindOf(int i) {
-        List<FaultKind> kinds = new ArrayList<>(Arrays.asList(FaultKind.values()));
+        List<FaultKind> kinds = new ArrayList<>(settings.kinds);
 
         if (i <= kinds.size()) {
             Collections.shuffle(kinds, new Random(settings.seed));

@@ -55,6 +55,7 @@ final class NodeHistory {
         this.key = key;
 
         View view = new View();
+        int atDisconnect = -1;
 
         views.add(view);
 
@@ -78,11 +79,32 @@ final class NodeHistory {
                     view.order = Long.parseLong(l.field("order"));
                     view.since = l.time;
                     break;
+                case "DISCONNECTED":
+                    atDisconnect = view.messages.size();
+                    break;
                 case "RECONNECTED":
-                    view = new View();
-                    view.id = l.field("id");
-                    view.order = Long.parseLong(l.field("order"));
-                    view.since = l.time;
+                    View next = new View();
+
+                    next.id = l.field("id");
+                    next.order = Long.parseLong(l.field("order"));
+                    next.since = l.time;
+
+                    // Ignite hands custom messages to their listener on another thread than it records the
+                    // reconnect event: a message of the new life may be written just before RECONNECTED. One at
+                    // the new life's join version or later, after the disconnect, is the new life's.
+                    if (atDisconnect >= 0) {
+                        List<Line> tail = view.messages.subList(atDisconnect, view.messages.size());
+
+                        for (Line m : tail) {
+                            if (Long.parseLong(m.fields[0]) >= next.order)
+                                next.messages.add(m);
+                        }
+
+                        tail.removeIf(m -> Long.parseLong(m.fields[0]) >= next.order);
+                    }
+
+                    view = next;
+                    atDisconnect = -1;
                     views.add(view);
                     break;
                 case "EVT":

@@ -126,6 +126,25 @@ public class HistoryCheckerTest {
         assertEquals(List.of("s2.1 s1.0.1 130"), c.heldAcks);
     }
 
+    @Test public void aMessageOfTheNewLifeLoggedJustBeforeTheReconnectIsNotHalfAlive() {
+        String c2 = "dddddddd-0000-0000-0000-000000000004";
+        // As seen: Ignite's custom listener wrote the new life's message before the reconnect event's line.
+        List<String> client = List.of("105 START id=" + C + " order=3 topVer=3 client", "135 DISCONNECTED 3",
+            "144 MSG 5 s1.0.2 " + A, "145 RECONNECTED id=" + c2 + " order=5 topVer=5", "151 ACK 5 s1.0.2 " + A);
+        List<String> a = with(good(A, 1), "145 EVT 5 NODE_JOINED " + c2 + " 5", "146 SENT s1.0.2",
+            "150 MSG 5 s1.0.2 " + A, "151 ACK 5 s1.0.2 " + A, "125 SENT s1.0.1");
+
+        assertEquals(List.of(), new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("c1.3", client)),
+            Set.of("s1.0", "c1.3"), Long.MAX_VALUE).check());
+
+        // The old life delivering after the cluster failed it, before the disconnect, is still caught.
+        List<String> late = List.of("105 START id=" + C + " order=3 topVer=3 client", "141 MSG 4 s1.0.3 " + A,
+            "142 DISCONNECTED 4", "145 RECONNECTED id=" + c2 + " order=5 topVer=5");
+
+        assertOne(Violation.HALF_ALIVE, "delivered MSG s1.0.3", new HistoryChecker(List.of(new NodeHistory("s1.0", a),
+            new NodeHistory("c1.3", late)), Set.of("s1.0"), Long.MAX_VALUE).check());
+    }
+
     @Test public void aWrongReadFails() {
         assertOne(Violation.CACHE, "c1.7.3", check(with(good(A, 1), "150 GETBAD c1.7.3 null"), good(B, 2)));
     }
