@@ -77,53 +77,61 @@ final class HeldAcks {
 
     /** @return One violation per group, each with when its acks came, read from the complete histories. */
     List<Violation> violations(Collection<NodeHistory> histories, List<Fault> faults, long startedAt) {
+        List<Violation> out = new ArrayList<>();
+
+        for (Group g : groups)
+            out.add(violation(g, histories, faults, startedAt));
+
+        return out;
+    }
+
+    /** One group: when its acks came on the nodes that waited for them (not elsewhere, where they may have come before). */
+    private Violation violation(Group g, Collection<NodeHistory> histories, List<Fault> faults, long startedAt) {
         Map<String, Long> firstAck = new HashMap<>();
 
         for (NodeHistory h : histories) {
+            if (!g.waiting.contains(h.key))
+                continue;
+
             for (NodeHistory.Line l : h.lines) {
-                if (l.kind.equals("ACK"))
+                if (l.kind.equals("ACK") && l.time >= g.firstDelivered)
                     firstAck.merge(l.fields[1], l.time, Math::min);
             }
         }
 
-        List<Violation> out = new ArrayList<>();
+        long released = 0;
+        int never = 0;
 
-        for (Group g : groups) {
-            long released = 0;
-            int never = 0;
+        for (String t : g.tags) {
+            Long a = firstAck.get(t);
 
-            for (String t : g.tags) {
-                Long a = firstAck.get(t);
-
-                if (a == null)
-                    never++;
-                else
-                    released = Math.max(released, a);
-            }
-
-            Fault before = null;
-
-            for (Fault f : faults) {
-                if (f.injectedAt <= released)
-                    before = f;
-            }
-
-            String tags = String.join(",", new ArrayList<>(g.tags).subList(0, Math.min(6, g.tags.size())))
-                + (g.tags.size() > 6 ? ",..." : "");
-            Violation v = new Violation(Violation.MESSAGES, "acks of " + g.tags.size() + " messages (" + tags
-                + ") not delivered within " + ChaosRun.IN_FLIGHT_MS / 1000 + " s of their originals (first delivered at +"
-                + secs(g.firstDelivered - startedAt) + " s) on " + g.waiting + "; coordinator " + g.coordinator
-                + "; ZooKeeper state then: " + g.dump + "; " + (never == g.tags.size() ? "never delivered"
-                : "the last came at +" + secs(released - startedAt) + " s, " + secs(released - g.firstDelivered)
-                + " s after the first original" + (before == null ? "" : ", " + secs(released - before.injectedAt)
-                + " s after fault " + before.index + " (" + before.kind + ' ' + before.target + ')')
-                + (never > 0 ? "; " + never + " never" : "")));
-
-            v.fault = g.fault;
-            out.add(v);
+            if (a == null)
+                never++;
+            else
+                released = Math.max(released, a);
         }
 
-        return out;
+        Fault before = null;
+
+        for (Fault f : faults) {
+            if (f.injectedAt <= released)
+                before = f;
+        }
+
+        String tags = String.join(",", new ArrayList<>(g.tags).subList(0, Math.min(6, g.tags.size())))
+            + (g.tags.size() > 6 ? ",..." : "");
+        Violation v = new Violation(Violation.MESSAGES, "acks of " + g.tags.size() + " messages (" + tags
+            + ") not delivered within " + ChaosRun.IN_FLIGHT_MS / 1000 + " s of their originals (first delivered at +"
+            + secs(g.firstDelivered - startedAt) + " s) on " + g.waiting + "; coordinator " + g.coordinator
+            + "; ZooKeeper state then: " + g.dump + "; " + (never == g.tags.size() ? "never delivered on them"
+            : "the last came at +" + secs(released - startedAt) + " s, " + secs(released - g.firstDelivered)
+            + " s after the first original" + (before == null ? "" : ", " + secs(released - before.injectedAt)
+            + " s after fault " + before.index + " (" + before.kind + ' ' + before.target + ')')
+            + (never > 0 ? "; " + never + " never" : "")));
+
+        v.fault = g.fault;
+
+        return v;
     }
 
     private String dumpState(int fault) {
