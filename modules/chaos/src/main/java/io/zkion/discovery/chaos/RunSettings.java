@@ -6,7 +6,7 @@ import java.util.List;
 
 /** What a chaos run is set to, from system properties (the pom passes them), and what it started with. */
 final class RunSettings {
-    final int faults = Integer.getInteger("zkion.chaos.faults", 10);
+    final int faults = Integer.getInteger("zkion.chaos.faults", 8);
     final long seed = Long.getLong("zkion.chaos.seed", 0) != 0 ? Long.getLong("zkion.chaos.seed")
         : System.currentTimeMillis();
     final int servers = Integer.getInteger("zkion.chaos.servers", 6);
