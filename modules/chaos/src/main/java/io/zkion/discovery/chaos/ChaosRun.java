@@ -1,0 +1,269 @@
+package io.zkion.discovery.chaos;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+
+/**
+ * The chaos run: an ensemble and the nodes as processes, faults one at a time, after each the cluster's recovery
+ * and every check; at the end a clean stop, the last checks (no znode left among them) and the report.
+ */
+public final class ChaosRun {
+    /** Messages each of two random nodes sends before a fault. */
+    private static final int SENDS = 5;
+    /** Sends and deliveries this recent are not yet held to "delivered everywhere" by a check between faults. */
+    static final long IN_FLIGHT_MS = 10_000;
+
+    private final RunSettings settings;
+    private final Random rnd;
+    private final List<Violation> violations = new ArrayList<>();
+    private final List<Fault> faults = new ArrayList<>();
+    private ZkEnsemble zk;
+    private Cluster cluster;
+    private int verifySeq;
+    private long keysVerified;
+    private HeldAcks heldAcks;
+
+    ChaosRun(RunSettings settings) {
+        this.settings = settings;
+        this.rnd = new Random(settings.seed);
+    }
+
+    /** Runs, writes the report as {@code <base>.json|md}, and returns it. */
+    ChaosReport run(String base) throws Exception {
+        long started = System.currentTimeMillis();
+
+        Files.createDirectories(settings.runDir);
+        zk = new ZkEnsemble(settings.runDir, settings.classPath);
+        settings.zkConnect = zk.connectString();
+        heldAcks = new HeldAcks(settings);
+
+        try {
+            zk.startAll();
+            cluster = new Cluster(settings, zk);
+            cluster.startAll();
+            cluster.startClients();
+
+            if (!cluster.awaitSettled(settings.recoveryTimeoutMs * 2, () -> true))
+                throw new IllegalStateException("The cluster did not form; see " + settings.runDir);
+
+            progress("cluster formed in " + (System.currentTimeMillis() - started) + " ms");
+
+            FaultInjector injector = new FaultInjector(cluster, zk, settings, rnd, violations);
+
+            for (int i = 1; i <= settings.faults; i++) {
+                if (!faultAndRecover(injector, new Fault(i, kindOf(i))))
+                    break;
+            }
+
+            sendFromEveryNode();
+
+            // The last read-back covers every acknowledged write: the clients stop writing first.
+            for (NodeProcess n : cluster.running()) {
+                if (n.client)
+                    n.command("stop-writes");
+            }
+
+            Thread.sleep(3_000);
+            verifyCache(faults.size());
+
+            Set<String> stopped = cluster.stopAll();
+
+            record(faults.size(), new HistoryChecker(histories(), stopped, Long.MAX_VALUE).check());
+            record(0, heldAcks.violations(histories(), faults, started));
+
+            for (String path : ZnodeCheck.leftBehind(settings.zkConnect, settings.root, 30_000))
+                record(faults.size(), List.of(new Violation(Violation.ZNODES, path + " left after every node stopped")));
+        }
+        finally {
+            if (cluster != null)
+                cluster.killAll();
+
+            zk.close();
+        }
+
+        violations.sort(java.util.Comparator.comparingInt(v -> v.fault));
+
+        ChaosReport report = new ChaosReport(settings, faults, violations,
+            cluster == null ? List.of() : cluster.unplannedExits, totals(), started, System.currentTimeMillis() - started);
+
+        report.write(base);
+
+        return report;
+    }
+
+    /** @return Whether the run goes on: the cluster settled after the fault. */
+    private boolean faultAndRecover(FaultInjector injector, Fault f) throws Exception {
+        faults.add(f);
+
+        for (int k = 0; k < 2; k++) {
+            List<NodeProcess> all = cluster.running();
+
+            all.get(rnd.nextInt(all.size())).command("send " + SENDS);
+        }
+
+        injector.inject(f);
+
+        boolean settled = cluster.awaitSettled(settings.recoveryTimeoutMs, f.effect);
+
+        if (settled)
+            f.recoveryMs = System.currentTimeMillis() - f.injectedAt;
+        else
+            violations.add(new Violation(Violation.RECOVERY, "the cluster did not settle within "
+                + settings.recoveryTimeoutMs + " ms after fault " + f.index + " (" + f.kind + ' ' + f.target + ')'));
+
+        for (Violation v : violations) {
+            if (v.fault == 0)
+                v.fault = f.index;
+        }
+
+        if (settled) {
+            verifyCache(f.index);
+
+            Set<String> alive = new HashSet<>();
+
+            for (NodeProcess n : cluster.running())
+                alive.add(n.key());
+
+            HistoryChecker checker = new HistoryChecker(histories(), alive, System.currentTimeMillis() - IN_FLIGHT_MS);
+
+            record(f.index, checker.check());
+            heldAcks.note(f.index, checker.heldAcks, cluster.coordinator());
+        }
+
+        progress("fault " + f.index + '/' + settings.faults + ' ' + f.kind + ' ' + f.target + ": recovered in "
+            + f.recoveryMs + " ms, violations so far " + violations.size());
+
+        return settled;
+    }
+
+    /** The first faults take every kind once, in a random order, so even a short run has each; then at random. */
+    private FaultKind kindOf(int i) {
+        List<FaultKind> kinds = new ArrayList<>(settings.kinds);
+
+        if (i <= kinds.size()) {
+            Collections.shuffle(kinds, new Random(settings.seed));
+            return kinds.get(i - 1);
+        }
+
+        return kinds.get(rnd.nextInt(kinds.size()));
+    }
+
+    private void sendFromEveryNode() {
+        for (NodeProcess n : cluster.running())
+            n.command("send " + SENDS);
+    }
+
+    /** A client reads back every acknowledged write; a read that fails for a moment (a fault's aftermath) is retried. */
+    private void verifyCache(int fault) throws Exception {
+        for (int attempt = 0; attempt < 4; attempt++) {
+            NodeProcess c = cluster.running().stream().filter(n -> n.client && n.alive()).findFirst().orElse(null);
+
+            if (c == null)
+                break;
+
+            String seq = String.valueOf(++verifySeq);
+
+            c.command("verify " + seq);
+
+            NodeHistory.Line answer = awaitVerify(c, seq, 120_000);
+
+            if (answer == null)
+                continue;
+
+            if (answer.fields[1].equals("ok")) {
+                keysVerified = Long.parseLong(answer.fields[2]);
+                return;
+            }
+
+            if (answer.fields[1].equals("bad")) {
+                record(fault, List.of(new Violation(Violation.CACHE, c.key() + " read back " + answer.fields[2]
+                    + " acknowledged keys: " + answer.fields[3] + " missing or wrong, e.g. " + answer.fields[4])));
+                return;
+            }
+
+            Thread.sleep(2_000);
+        }
+
+        record(fault, List.of(new Violation(Violation.CACHE, "no client could read the acknowledged writes back "
+            + "(4 attempts)")));
+    }
+
+    private static NodeHistory.Line awaitVerify(NodeProcess c, String seq, long timeoutMs) throws Exception {
+        long end = System.currentTimeMillis() + timeoutMs;
+
+        while (System.currentTimeMillis() < end && c.alive()) {
+            for (NodeHistory.Line l : NodeHistory.read(c.logFile()).lines) {
+                if (l.kind.equals("VERIFY") && l.fields[0].equals(seq))
+                    return l;
+            }
+
+            Thread.sleep(500);
+        }
+
+        return null;
+    }
+
+    private void record(int fault, List<Violation> found) {
+        for (Violation v : found) {
+            if (!violations.contains(v)) {
+                if (fault > 0)
+                    v.fault = fault;
+
+                violations.add(v);
+                progress("VIOLATION after fault " + fault + ": " + v);
+            }
+        }
+    }
+
+    private List<NodeHistory> histories() throws IOException {
+        List<NodeHistory> all = new ArrayList<>();
+
+        try (DirectoryStream<Path> logs = Files.newDirectoryStream(settings.runDir, "*.log")) {
+            for (Path f : logs)
+                all.add(NodeHistory.read(f));
+        }
+
+        return all;
+    }
+
+    private Map<String, Long> totals() throws IOException {
+        Map<String, Long> t = new LinkedHashMap<>();
+        long sent = 0;
+        long delivered = 0;
+        long acks = 0;
+        long puts = 0;
+
+        for (NodeHistory h : histories()) {
+            sent += h.sent.size();
+
+            for (NodeHistory.Line l : h.lines) {
+                delivered += l.kind.equals("MSG") ? 1 : 0;
+                acks += l.kind.equals("ACK") ? 1 : 0;
+                puts += l.kind.equals("PUT") ? 1 : 0;
+            }
+        }
+
+        t.put("custom messages sent", sent);
+        t.put("custom message deliveries (all nodes)", delivered);
+        t.put("ack deliveries (all nodes)", acks);
+        t.put("acknowledged cache writes", puts);
+        t.put("acknowledged writes read back at the end", keysVerified);
+        t.put("node incarnations started", cluster == null ? 0L : cluster.everyIncarnation().size());
+
+        return t;
+    }
+
+    private static void progress(String s) {
+        System.out.println("[chaos " + java.time.LocalTime.now().withNano(0) + "] " + s);
+    }
+}

@@ -1,0 +1,245 @@
+package io.zkion.discovery.chaos;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Checks the node logs of a run against what discovery promises:
+ * <ul>
+ * <li>every node that saw topology version V saw the same event for it, each version once, with no gap;</li>
+ * <li>each custom message and its ack delivered at most once per node, at one topology version, in one order on
+ *     every node; each message whose send returned delivered, with its ack, on every survivor that was in the
+ *     cluster before it was sent;</li>
+ * <li>a node the others failed (or saw leave) at version F delivers nothing at F or later under that id;</li>
+ * <li>no get read a value other than the one written.</li>
+ * </ul>
+ * Survivors are the incarnations still running (at the end: those stopped by the run). Only sends and deliveries
+ * before {@code cutoff} are held to the "delivered everywhere" rule, so that messages still in flight are not lost;
+ * before the end, an ack missing past the cutoff is listed in {@link #heldAcks}, not yet judged lost.
+ */
+final class HistoryChecker {
+    private final Collection<NodeHistory> all;
+    private final Set<String> survivors;
+    private final long cutoff;
+    private final List<Violation> found = new ArrayList<>();
+    /**
+     * Acks not delivered yet, long after their originals, on running nodes: "node tag deliveredAt". While the run
+     * goes on an ack may still come, so they are not judged lost here; the run reports each new batch of them.
+     */
+    final List<String> heldAcks = new ArrayList<>();
+
+    HistoryChecker(Collection<NodeHistory> all, Set<String> survivors, long cutoff) {
+        this.all = all;
+        this.survivors = survivors;
+        this.cutoff = cutoff;
+    }
+
+    List<Violation> check() {
+        Map<Long, String> eventOf = checkEvents();
+
+        checkMessageCounts();
+        checkMessageOrder();
+        checkDelivery();
+        checkNothingAfterOwnEnd(eventOf);
+        checkGets();
+
+        return found;
+    }
+
+    /** @return topVer to "TYPE nodeId", as the first node seen saw it. */
+    private Map<Long, String> checkEvents() {
+        Map<Long, String> eventOf = new HashMap<>();
+        Map<Long, String> seenBy = new HashMap<>();
+
+        for (NodeHistory h : all) {
+            for (NodeHistory.View v : h.views) {
+                long prev = -1;
+
+                for (NodeHistory.Line l : v.events) {
+                    long topVer = Long.parseLong(l.fields[0]);
+                    String evt = l.fields[1] + ' ' + l.fields[2];
+                    String before = eventOf.putIfAbsent(topVer, evt);
+
+                    seenBy.putIfAbsent(topVer, h.key);
+
+                    if (before != null && !before.equals(evt))
+                        add(Violation.EVENTS, "topVer " + topVer + ": " + seenBy.get(topVer) + " saw " + before + ", "
+                            + h.key + " saw " + evt);
+
+                    if (prev >= 0 && topVer != prev + 1)
+                        add(Violation.EVENTS, h.key + " went from topVer " + prev + " to " + topVer
+                            + (topVer <= prev ? " (again or back)" : " (a gap)"));
+
+                    prev = topVer;
+                }
+
+                if (v.id != null && !v.events.isEmpty() && Long.parseLong(v.events.get(0).fields[0]) <= v.order)
+                    add(Violation.EVENTS, h.key + " (order " + v.order + ") saw topVer " + v.events.get(0).fields[0]
+                        + ", not after its own join");
+            }
+        }
+
+        return eventOf;
+    }
+
+    private void checkMessageCounts() {
+        Map<String, String> versionOf = new HashMap<>();
+
+        for (NodeHistory h : all) {
+            Set<String> seen = new HashSet<>();
+
+            for (NodeHistory.View v : h.views) {
+                for (NodeHistory.Line l : v.messages) {
+                    String item = l.kind + ' ' + l.fields[1];
+
+                    if (!seen.add(item))
+                        add(Violation.MESSAGES, h.key + " delivered " + item + " twice");
+
+                    String before = versionOf.putIfAbsent(item, l.fields[0] + " on " + h.key);
+
+                    if (before != null && !before.startsWith(l.fields[0] + " on "))
+                        add(Violation.MESSAGES, item + " delivered at topVer " + before + " and at " + l.fields[0]
+                            + " on " + h.key);
+                }
+            }
+        }
+    }
+
+    /** Every two nodes deliver the messages both delivered in the same order. */
+    private void checkMessageOrder() {
+        List<List<String>> orders = new ArrayList<>();
+        List<String> owners = new ArrayList<>();
+
+        for (NodeHistory h : all) {
+            List<String> order = new ArrayList<>();
+
+            for (NodeHistory.View v : h.views) {
+                for (NodeHistory.Line l : v.messages)
+                    order.add(l.kind + ' ' + l.fields[1]);
+            }
+
+            orders.add(order);
+            owners.add(h.key);
+        }
+
+        for (int i = 0; i < orders.size(); i++) {
+            Set<String> a = new HashSet<>(orders.get(i));
+
+            for (int j = i + 1; j < orders.size(); j++) {
+                Set<String> b = new HashSet<>(orders.get(j));
+                List<String> ai = new ArrayList<>();
+                List<String> bj = new ArrayList<>();
+
+                orders.get(i).stream().filter(b::contains).forEach(ai::add);
+                orders.get(j).stream().filter(a::contains).forEach(bj::add);
+
+                for (int k = 0; k < Math.min(ai.size(), bj.size()); k++) {
+                    if (!ai.get(k).equals(bj.get(k))) {
+                        add(Violation.MESSAGES, owners.get(i) + " and " + owners.get(j) + " differ in order at their "
+                            + "common message " + k + ": " + ai.get(k) + " vs " + bj.get(k));
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    /** Sent, then delivered with its ack on every survivor that was in before the send. */
+    private void checkDelivery() {
+        Map<String, Long> sentAt = new HashMap<>();
+
+        for (NodeHistory h : all)
+            sentAt.putAll(h.sent);
+
+        for (NodeHistory h : all) {
+            if (!survivors.contains(h.key))
+                continue;
+
+            NodeHistory.View v = h.current();
+            Map<String, Long> delivered = new HashMap<>();
+            Set<String> acked = new HashSet<>();
+
+            for (NodeHistory.Line l : v.messages) {
+                if (l.kind.equals("MSG"))
+                    delivered.put(l.fields[1], l.time);
+                else
+                    acked.add(l.fields[1]);
+            }
+
+            for (Map.Entry<String, Long> s : sentAt.entrySet()) {
+                if (s.getValue() < cutoff && s.getValue() > v.since && !delivered.containsKey(s.getKey()))
+                    add(Violation.MESSAGES, h.key + " never delivered " + s.getKey() + ", sent at " + s.getValue()
+                        + " while it was in the cluster (since " + v.since + ')');
+            }
+
+            for (Map.Entry<String, Long> d : delivered.entrySet()) {
+                if (d.getValue() >= cutoff || acked.contains(d.getKey()))
+                    continue;
+
+                if (cutoff == Long.MAX_VALUE)
+                    add(Violation.MESSAGES, h.key + " delivered " + d.getKey() + " at " + d.getValue()
+                        + " but never its ack");
+                else
+                    heldAcks.add(h.key + ' ' + d.getKey() + ' ' + d.getValue());
+            }
+        }
+    }
+
+    /** A node failed or gone at topVer F delivers nothing at F or later under that id: it would be half-alive. */
+    private void checkNothingAfterOwnEnd(Map<Long, String> eventOf) {
+        Map<String, Long> endOf = new HashMap<>();
+
+        for (Map.Entry<Long, String> e : eventOf.entrySet()) {
+            String[] p = e.getValue().split(" ");
+
+            if (!p[0].equals("NODE_JOINED"))
+                endOf.merge(p[1], e.getKey(), Math::min);
+        }
+
+        for (NodeHistory h : all) {
+            for (NodeHistory.View v : h.views) {
+                Long end = v.id == null ? null : endOf.get(v.id);
+
+                if (end == null)
+                    continue;
+
+                for (NodeHistory.Line l : v.events) {
+                    if (Long.parseLong(l.fields[0]) >= end) {
+                        add(Violation.HALF_ALIVE, h.key + " (" + v.id + ") saw topVer " + l.fields[0] + ' ' + l.fields[1]
+                            + ' ' + l.fields[2] + " at " + l.time + ", at or after its own end at topVer " + end);
+                        break;
+                    }
+                }
+
+                for (NodeHistory.Line l : v.messages) {
+                    if (Long.parseLong(l.fields[0]) >= end) {
+                        add(Violation.HALF_ALIVE, h.key + " (" + v.id + ") delivered " + l.kind + ' ' + l.fields[1]
+                            + " at topVer " + l.fields[0] + ", at or after its own end at topVer " + end);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    private void checkGets() {
+        for (NodeHistory h : all) {
+            for (NodeHistory.Line l : h.lines) {
+                if (l.kind.equals("GETBAD"))
+                    add(Violation.CACHE, h.key + " read " + String.join(" ", l.fields) + " at " + l.time);
+            }
+        }
+    }
+
+    private void add(String check, String detail) {
+        Violation v = new Violation(check, detail);
+
+        if (!found.contains(v))
+            found.add(v);
+    }
+}

@@ -1,0 +1,71 @@
+package io.zkion.discovery.chaos;
+
+import io.zkion.discovery.ZkIonDiscoverySpi;
+import io.zkion.discovery.zk.ZkFaults;
+import org.apache.ignite.cache.CacheAtomicityMode;
+import org.apache.ignite.cache.CacheWriteSynchronizationMode;
+import org.apache.ignite.cache.affinity.rendezvous.RendezvousAffinityFunction;
+import org.apache.ignite.configuration.CacheConfiguration;
+import org.apache.ignite.configuration.DataRegionConfiguration;
+import org.apache.ignite.configuration.DataStorageConfiguration;
+import org.apache.ignite.configuration.IgniteConfiguration;
+import org.apache.ignite.failure.StopNodeFailureHandler;
+import org.apache.ignite.plugin.segmentation.SegmentationPolicy;
+import org.apache.ignite.spi.communication.tcp.TcpCommunicationSpi;
+
+/** The configuration of a chaos node: small, so that 8 of them and an ensemble share 2 cores. */
+final class NodeConfig {
+    /** The cache the clients write to and read back. */
+    static final String CACHE = "chaos";
+
+    /** Few partitions: rebalancing after each fault is over in moments, and "fully replicated" is cheap to check. */
+    static final int PARTITIONS = 64;
+
+    private NodeConfig() {
+    }
+
+    static IgniteConfiguration build(String name, boolean client, String zk, String root, int sessionTimeout,
+        ZkFaults faults) {
+        ZkIonDiscoverySpi spi = new ZkIonDiscoverySpi()
+            .setZkConnectionString(zk)
+            .setZkRootPath(root)
+            .setSessionTimeout(sessionTimeout)
+            .setZkFaultsForTest(faults);
+
+        DataStorageConfiguration storage = new DataStorageConfiguration().setDefaultDataRegionConfiguration(
+            new DataRegionConfiguration().setName("default").setInitialSize(32L << 20).setMaxSize(64L << 20));
+
+        TcpCommunicationSpi comm = new TcpCommunicationSpi();
+
+        comm.setLocalAddress("127.0.0.1");
+
+        CacheConfiguration<String, String> cache = new CacheConfiguration<String, String>(CACHE)
+            .setBackups(1)
+            .setAtomicityMode(CacheAtomicityMode.ATOMIC)
+            .setWriteSynchronizationMode(CacheWriteSynchronizationMode.FULL_SYNC)
+            .setAffinity(new RendezvousAffinityFunction(false, PARTITIONS));
+
+        return new IgniteConfiguration()
+            .setIgniteInstanceName(name)
+            .setClientMode(client)
+            .setLocalHost("127.0.0.1")
+            .setDiscoverySpi(spi)
+            .setCommunicationSpi(comm)
+            .setDataStorageConfiguration(storage)
+            .setCacheConfiguration(cache)
+            .setFailureDetectionTimeout(sessionTimeout)
+            .setClientFailureDetectionTimeout(sessionTimeout)
+            .setMetricsLogFrequency(0)
+            .setPublicThreadPoolSize(2)
+            .setSystemThreadPoolSize(2)
+            .setStripedPoolSize(2)
+            .setQueryThreadPoolSize(1)
+            .setServiceThreadPoolSize(1)
+            .setDataStreamerThreadPoolSize(1)
+            .setManagementThreadPoolSize(1)
+            .setPeerClassLoadingEnabled(false)
+            // A node out of the cluster stops, and its process exits (ChaosNode): it never lingers half-alive.
+            .setSegmentationPolicy(SegmentationPolicy.STOP)
+            .setFailureHandler(new StopNodeFailureHandler());
+    }
+}

@@ -1,0 +1,139 @@
+package io.zkion.discovery.chaos;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One node incarnation's log, parsed. A client that rejoins does so under a new node id: each id it had is a
+ * {@link View}, with the events and messages it delivered under that id.
+ */
+final class NodeHistory {
+    /** One line: its time, kind and fields. */
+    static final class Line {
+        final long time;
+        final String kind;
+        final String[] fields;
+
+        Line(long time, String kind, String[] fields) {
+            this.time = time;
+            this.kind = kind;
+            this.fields = fields;
+        }
+
+        String field(String name) {
+            for (String f : fields) {
+                if (f.startsWith(name + '='))
+                    return f.substring(name.length() + 1);
+            }
+
+            return null;
+        }
+    }
+
+    /** What the incarnation saw under one node id, from {@code since} on (null id: it never finished starting). */
+    static final class View {
+        String id;
+        long order;
+        long since = Long.MAX_VALUE;
+        /** Discovery events in delivery order: topVer, "TYPE nodeId". */
+        final List<Line> events = new ArrayList<>();
+        /** MSG and ACK lines in delivery order. */
+        final List<Line> messages = new ArrayList<>();
+    }
+
+    final String key;
+    final List<Line> lines = new ArrayList<>();
+    final List<View> views = new ArrayList<>();
+    /** Tags this incarnation sent, with the time each send returned. */
+    final Map<String, Long> sent = new LinkedHashMap<>();
+
+    NodeHistory(String key, List<String> rawLines) {
+        this.key = key;
+
+        View view = new View();
+        int atDisconnect = -1;
+
+        views.add(view);
+
+        for (String raw : rawLines) {
+            String[] p = raw.split(" ");
+
+            if (p.length < 2)
+                continue;
+
+            String[] fields = new String[p.length - 2];
+
+            System.arraycopy(p, 2, fields, 0, fields.length);
+
+            Line l = new Line(Long.parseLong(p[0]), p[1], fields);
+
+            lines.add(l);
+
+            switch (l.kind) {
+                case "START":
+                    view.id = l.field("id");
+                    view.order = Long.parseLong(l.field("order"));
+                    view.since = l.time;
+                    break;
+                case "DISCONNECTED":
+                    atDisconnect = view.messages.size();
+                    break;
+                case "RECONNECTED":
+                    View next = new View();
+
+                    next.id = l.field("id");
+                    next.order = Long.parseLong(l.field("order"));
+                    next.since = l.time;
+
+                    // Ignite hands custom messages to their listener on another thread than it records the
+                    // reconnect event: a message of the new life may be written just before RECONNECTED. One at
+                    // the new life's join version or later, after the disconnect, is the new life's.
+                    if (atDisconnect >= 0) {
+                        List<Line> tail = view.messages.subList(atDisconnect, view.messages.size());
+
+                        for (Line m : tail) {
+                            if (Long.parseLong(m.fields[0]) >= next.order)
+                                next.messages.add(m);
+                        }
+
+                        tail.removeIf(m -> Long.parseLong(m.fields[0]) >= next.order);
+                    }
+
+                    view = next;
+                    atDisconnect = -1;
+                    views.add(view);
+                    break;
+                case "EVT":
+                    view.events.add(l);
+                    break;
+                case "MSG":
+                case "ACK":
+                    view.messages.add(l);
+                    break;
+                case "SENT":
+                    sent.put(l.fields[0], l.time);
+                    break;
+                default:
+            }
+        }
+    }
+
+    static NodeHistory read(Path file) throws IOException {
+        String name = file.getFileName().toString();
+
+        return new NodeHistory(name.substring(0, name.length() - ".log".length()), CacheWorkload.wholeLines(file));
+    }
+
+    /** @return The last view: what the node is now, if it is still running. */
+    View current() {
+        return views.get(views.size() - 1);
+    }
+
+    boolean has(String kind) {
+        return lines.stream().anyMatch(l -> l.kind.equals(kind));
+    }
+}

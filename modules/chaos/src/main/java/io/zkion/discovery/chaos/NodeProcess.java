@@ -1,0 +1,143 @@
+package io.zkion.discovery.chaos;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** One incarnation of a chaos node's process, as the controller drives it: commands on stdin, signals by pid. */
+final class NodeProcess {
+    /** The nodes' java.util.logging configuration, written into the run directory. */
+    static final String LOGGING = "logging.properties";
+
+    private static final String LOGGING_CONFIG = "handlers=java.util.logging.ConsoleHandler\n"
+        + "java.util.logging.ConsoleHandler.level=ALL\n"
+        + "java.util.logging.ConsoleHandler.formatter=java.util.logging.SimpleFormatter\n"
+        + "java.util.logging.SimpleFormatter.format=%1$tT.%1$tL %4$s %3$s: %5$s%6$s%n\n"
+        + ".level=WARNING\nio.zkion.level=INFO\n";
+
+    final String name;
+    final boolean client;
+    final int incarnation;
+    private final Process proc;
+    private final Path dir;
+
+    private NodeProcess(String name, boolean client, int incarnation, Process proc, Path dir) {
+        this.name = name;
+        this.client = client;
+        this.incarnation = incarnation;
+        this.proc = proc;
+        this.dir = dir;
+    }
+
+    /** Starts incarnation {@code incarnation} of node {@code name}. */
+    static NodeProcess start(String name, boolean client, int incarnation, RunSettings s) throws IOException {
+        Path logging = s.runDir.resolve(LOGGING);
+
+        if (!Files.exists(logging))
+            Files.write(logging, LOGGING_CONFIG.getBytes(StandardCharsets.UTF_8));
+
+        List<String> cmd = new ArrayList<>();
+
+        cmd.add("java");
+        cmd.add("-Xmx" + (client ? "320m" : "384m"));
+        cmd.add("-XX:+UseSerialGC");
+        cmd.add("-XX:TieredStopAtLevel=1");
+        cmd.add("-Djava.net.preferIPv4Stack=true");
+        // Not quiet, so that the SPI's own lines (connection suspended, reconnected, lost) reach the node's .out;
+        // the logging file keeps Ignite itself to warnings.
+        cmd.add("-DIGNITE_QUIET=false");
+        cmd.add("-Djava.util.logging.config.file=" + s.runDir.resolve(LOGGING));
+        cmd.add("-DIGNITE_UPDATE_NOTIFIER=false");
+        cmd.add("-DIGNITE_NO_ASCII=true");
+        cmd.add("-Dzkion.chaos.sessionTimeout=" + s.sessionTimeout);
+
+        for (String opt : s.jvmOpens.trim().split("\\s+")) {
+            if (!opt.isEmpty())
+                cmd.add(opt);
+        }
+
+        cmd.add("-cp");
+        cmd.add(s.classPath);
+        cmd.add(ChaosNode.class.getName());
+        cmd.add(client ? "client" : "server");
+        cmd.add(name);
+        cmd.add(String.valueOf(incarnation));
+        cmd.add(s.zkConnect);
+        cmd.add(s.root);
+        cmd.add(s.runDir.toString());
+
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(s.runDir.resolve(name + '.' + incarnation + ".out").toFile()))
+            .start();
+
+        return new NodeProcess(name, client, incarnation, p, s.runDir);
+    }
+
+    String key() {
+        return name + '.' + incarnation;
+    }
+
+    Path logFile() {
+        return dir.resolve(key() + ".log");
+    }
+
+    long pid() {
+        return proc.pid();
+    }
+
+    boolean alive() {
+        return proc.isAlive();
+    }
+
+    /** @return The exit code, or -1 while running. */
+    int exitCode() {
+        return proc.isAlive() ? -1 : proc.exitValue();
+    }
+
+    /** Sends a command line; false if the process no longer reads them. */
+    boolean command(String line) {
+        try {
+            OutputStream in = proc.getOutputStream();
+
+            in.write((line + '\n').getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            return true;
+        }
+        catch (IOException e) {
+            return false;
+        }
+    }
+
+    void kill9() throws InterruptedException {
+        proc.destroyForcibly();
+        proc.waitFor();
+    }
+
+    void signal(String sig) throws IOException, InterruptedException {
+        int rc = new ProcessBuilder("kill", "-" + sig, String.valueOf(proc.pid())).inheritIO().start().waitFor();
+
+        if (rc != 0)
+            throw new IOException("kill -" + sig + ' ' + proc.pid() + " exited " + rc);
+    }
+
+    boolean awaitExit(long timeoutMs) throws InterruptedException {
+        return proc.waitFor(timeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** @return The status the node last wrote, or null if there is none of this incarnation yet. */
+    NodeStatus status() {
+        try {
+            String s = new String(Files.readAllBytes(dir.resolve(name + ".status")), StandardCharsets.UTF_8).trim();
+            NodeStatus st = NodeStatus.parse(s);
+
+            return st != null && st.incarnation == incarnation ? st : null;
+        }
+        catch (IOException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package io.zkion.discovery.chaos;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What a chaos run is set to, from system properties (the pom passes them), and what it started with. */
+final class RunSettings {
+    final int faults = Integer.getInteger("zkion.chaos.faults", 8);
+    final long seed = Long.getLong("zkion.chaos.seed", 0) != 0 ? Long.getLong("zkion.chaos.seed")
+        : System.currentTimeMillis();
+    final int servers = Integer.getInteger("zkion.chaos.servers", 6);
+    final int clients = Integer.getInteger("zkion.chaos.clients", 2);
+    final int sessionTimeout = Integer.getInteger("zkion.chaos.sessionTimeout", 6_000);
+    /** Longest wait for the cluster to settle after a fault; past it, the run records a violation and stops. */
+    final long recoveryTimeoutMs = Long.getLong("zkion.chaos.recoveryTimeoutMs", 180_000);
+    /** The fault kinds to draw from (zkion.chaos.kinds, comma-separated names): all by default; fewer to chase one. */
+    final List<FaultKind> kinds = kinds(System.getProperty("zkion.chaos.kinds", ""));
+    final String jvmOpens = System.getProperty("zkion.chaos.jvmOpens", "");
+    final String classPath = System.getProperty("java.class.path");
+    final Path reportDir;
+    final Path runDir;
+    final String root = "/zkion-chaos";
+    String zkConnect;
+
+    private static List<FaultKind> kinds(String names) {
+        List<FaultKind> out = new ArrayList<>();
+
+        for (String n : names.split(",")) {
+            if (!n.isBlank())
+                out.add(FaultKind.valueOf(n.trim()));
+        }
+
+        return out.isEmpty() ? List.of(FaultKind.values()) : out;
+    }
+
+    RunSettings(Path reportDir, Path runDir) {
+        this.reportDir = reportDir;
+        this.runDir = runDir;
+    }
+}

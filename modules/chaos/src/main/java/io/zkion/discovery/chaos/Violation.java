@@ -1,0 +1,41 @@
+package io.zkion.discovery.chaos;
+
+import java.util.Objects;
+
+/** A broken promise the run found: which check, and what exactly was seen. */
+final class Violation {
+    /** Survivors disagree on, or miss, the discovery event of a topology version. */
+    static final String EVENTS = "same-events-per-topology-version";
+    /** A custom message (or its ack) lost, delivered twice, or out of the one order. */
+    static final String MESSAGES = "custom-messages-once";
+    /** An acknowledged cache write not read back. */
+    static final String CACHE = "acknowledged-writes-kept";
+    /** A node failed by the others went on delivering, or a paused node came back not segmented. */
+    static final String HALF_ALIVE = "no-half-alive-node";
+    /** Znodes left after the cluster stopped. */
+    static final String ZNODES = "no-znode-left";
+    /** The cluster did not settle again after a fault. */
+    static final String RECOVERY = "recovery";
+
+    final String check;
+    final String detail;
+    /** The fault after which it was found (0: before the first), set by the run. */
+    int fault;
+
+    Violation(String check, String detail) {
+        this.check = check;
+        this.detail = detail;
+    }
+
+    @Override public boolean equals(Object o) {
+        return o instanceof Violation && ((Violation)o).check.equals(check) && ((Violation)o).detail.equals(detail);
+    }
+
+    @Override public int hashCode() {
+        return Objects.hash(check, detail);
+    }
+
+    @Override public String toString() {
+        return check + ": " + detail;
+    }
+}

@@ -1,0 +1,157 @@
+package io.zkion.discovery.chaos;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A ZooKeeper ensemble of three QuorumPeerMain processes on loopback, on free ports, each with its own data
+ * directory that outlives a stop, so a server stopped and started again rejoins with its data.
+ */
+final class ZkEnsemble implements AutoCloseable {
+    static final int SIZE = 3;
+
+    private final Path dir;
+    private final String classPath;
+    private final int[] clientPorts = new int[SIZE];
+    private final Process[] procs = new Process[SIZE];
+
+    ZkEnsemble(Path dir, String classPath) throws IOException {
+        this.dir = dir;
+        this.classPath = classPath;
+
+        int[] ports = freePorts(SIZE * 3);
+        StringBuilder servers = new StringBuilder();
+
+        for (int i = 0; i < SIZE; i++) {
+            clientPorts[i] = ports[i];
+            servers.append("server.").append(i + 1).append("=127.0.0.1:").append(ports[SIZE + i]).append(':')
+                .append(ports[2 * SIZE + i]).append('\n');
+        }
+
+        for (int i = 0; i < SIZE; i++) {
+            Path d = dir.resolve("zk" + (i + 1));
+
+            Files.createDirectories(d);
+            Files.write(d.resolve("myid"), String.valueOf(i + 1).getBytes(StandardCharsets.UTF_8));
+            // Ticks of 1 s let sessions of 2 to 20 s; no fsync: a killed process loses nothing the OS holds.
+            Files.write(d.resolve("zoo.cfg"), ("tickTime=1000\ninitLimit=10\nsyncLimit=5\nforceSync=no\n"
+                + "dataDir=" + d.toAbsolutePath() + "\nclientPort=" + clientPorts[i] + "\nclientPortAddress=127.0.0.1\n"
+                + "admin.enableServer=false\n4lw.commands.whitelist=srvr\nmaxClientCnxns=0\n" + servers)
+                .getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    String connectString() {
+        StringBuilder sb = new StringBuilder();
+
+        for (int p : clientPorts)
+            sb.append(sb.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
+
+        return sb.toString();
+    }
+
+    void startAll() throws Exception {
+        for (int i = 0; i < SIZE; i++)
+            start(i);
+
+        for (int i = 0; i < SIZE; i++)
+            awaitServing(i, 120_000);
+    }
+
+    void start(int i) throws IOException {
+        Path d = dir.resolve("zk" + (i + 1));
+
+        procs[i] = new ProcessBuilder("java", "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-Djute.maxbuffer=1048575", "-cp", classPath, ZkServerMain.class.getName(),
+            d.resolve("zoo.cfg").toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("zk" + (i + 1) + ".out").toFile()))
+            .start();
+    }
+
+    /** Stops server {@code i} as a crash would. */
+    void kill(int i) throws InterruptedException {
+        procs[i].destroyForcibly();
+        procs[i].waitFor();
+    }
+
+    boolean running(int i) {
+        return procs[i] != null && procs[i].isAlive();
+    }
+
+    void awaitServing(int i, long timeoutMs) throws Exception {
+        long end = System.currentTimeMillis() + timeoutMs;
+
+        while (!serving(i)) {
+            if (System.currentTimeMillis() > end)
+                throw new IllegalStateException("ZooKeeper server " + (i + 1) + " does not serve; see " + dir);
+
+            Thread.sleep(200);
+        }
+    }
+
+    /** @return Whether server {@code i} serves: {@code srvr} names a mode only then ({@code ruok} says imok before). */
+    boolean serving(int i) {
+        try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", clientPorts[i]), 1000);
+            s.setSoTimeout(2000);
+
+            OutputStream out = s.getOutputStream();
+
+            out.write("srvr".getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+
+            InputStream in = s.getInputStream();
+
+            return new String(in.readAllBytes(), StandardCharsets.US_ASCII).contains("Mode:");
+        }
+        catch (IOException e) {
+            return false;
+        }
+    }
+
+    boolean allServing() {
+        for (int i = 0; i < SIZE; i++) {
+            if (!serving(i))
+                return false;
+        }
+
+        return true;
+    }
+
+    @Override public void close() {
+        for (Process p : procs) {
+            if (p != null)
+                p.destroyForcibly();
+        }
+    }
+
+    private static int[] freePorts(int n) throws IOException {
+        List<ServerSocket> held = new ArrayList<>();
+        int[] ports = new int[n];
+
+        try {
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0);
+
+                held.add(s);
+                ports[i] = s.getLocalPort();
+            }
+        }
+        finally {
+            for (ServerSocket s : held)
+                s.close();
+        }
+
+        return ports;
+    }
+}

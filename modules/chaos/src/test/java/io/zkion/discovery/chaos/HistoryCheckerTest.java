@@ -1,0 +1,173 @@
+package io.zkion.discovery.chaos;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/** Each check of {@link HistoryChecker} fails on a history that breaks it, and passes on a good one. */
+public class HistoryCheckerTest {
+    private static final String A = "aaaaaaaa-0000-0000-0000-000000000001";
+    private static final String B = "bbbbbbbb-0000-0000-0000-000000000002";
+    private static final String C = "cccccccc-0000-0000-0000-000000000003";
+
+    /** Two servers that agree: A founded (order 1), B joined at 2, C joined at 3 and failed at 4; one message. */
+    private static List<String> good(String self, long order) {
+        List<String> l = new ArrayList<>(List.of("100 START id=" + self + " order=" + order + " topVer=" + order + " server"));
+
+        if (order < 2)
+            l.add("110 EVT 2 NODE_JOINED " + B + " 2");
+
+        l.addAll(List.of("120 EVT 3 NODE_JOINED " + C + " 3", "130 MSG 3 s1.0.1 " + A, "131 ACK 3 s1.0.1 " + A,
+            "140 EVT 4 NODE_FAILED " + C + " 3"));
+
+        return l;
+    }
+
+    private static List<Violation> check(List<String> a, List<String> b) {
+        List<String> sent = new ArrayList<>(a);
+
+        sent.add("125 SENT s1.0.1");
+
+        return new HistoryChecker(List.of(new NodeHistory("s1.0", sent), new NodeHistory("s2.1", b)),
+            Set.of("s1.0", "s2.1"), Long.MAX_VALUE).check();
+    }
+
+    private static List<String> with(List<String> l, String... extra) {
+        List<String> out = new ArrayList<>(l);
+
+        out.addAll(Arrays.asList(extra));
+        out.sort((x, y) -> Long.compare(Long.parseLong(x.split(" ")[0]), Long.parseLong(y.split(" ")[0])));
+
+        return out;
+    }
+
+    private static List<String> without(List<String> l, String prefix) {
+        List<String> out = new ArrayList<>(l);
+
+        out.removeIf(s -> s.startsWith(prefix));
+
+        return out;
+    }
+
+    private static void assertOne(String check, String part, List<Violation> found) {
+        assertTrue("expected a " + check + " violation naming '" + part + "', got " + found,
+            found.stream().anyMatch(v -> v.check.equals(check) && v.detail.contains(part)));
+    }
+
+    @Test public void aGoodHistoryPasses() {
+        assertEquals(List.of(), check(good(A, 1), good(B, 2)));
+    }
+
+    @Test public void nodesThatDisagreeOnATopologyVersionFail() {
+        List<String> b = good(B, 2);
+
+        b.set(2, "140 EVT 4 NODE_LEFT " + C + " 3");
+
+        assertOne(Violation.EVENTS, "topVer 4", check(good(A, 1), b));
+    }
+
+    @Test public void aGapOrARepeatFails() {
+        assertOne(Violation.EVENTS, "(a gap)", check(without(good(A, 1), "120 "), good(B, 2)));
+        assertOne(Violation.EVENTS, "(again or back)", check(with(good(A, 1), "150 EVT 4 NODE_FAILED " + C + " 3"),
+            good(B, 2)));
+    }
+
+    @Test public void aMessageDeliveredTwiceFails() {
+        assertOne(Violation.MESSAGES, "MSG s1.0.1 twice", check(with(good(A, 1), "132 MSG 3 s1.0.1 " + A), good(B, 2)));
+    }
+
+    @Test public void aLostMessageOrAckFails() {
+        assertOne(Violation.MESSAGES, "never delivered s1.0.1", check(good(A, 1), without(good(B, 2), "130 ")));
+        assertOne(Violation.MESSAGES, "never its ack", check(good(A, 1), without(good(B, 2), "131 ")));
+    }
+
+    @Test public void aMessageAtAnotherTopologyVersionFails() {
+        List<String> b = good(B, 2);
+
+        b.set(2, "130 MSG 2 s1.0.1 " + A);
+
+        assertOne(Violation.MESSAGES, "delivered at topVer", check(good(A, 1), b));
+    }
+
+    @Test public void messagesInAnotherOrderFail() {
+        List<String> a = with(good(A, 1), "132 MSG 3 s2.1.1 " + B);
+        List<String> b = with(good(B, 2), "129 MSG 3 s2.1.1 " + B);
+
+        assertOne(Violation.MESSAGES, "differ in order", check(a, b));
+    }
+
+    @Test public void aNodeThatGoesOnAfterItFailedIsHalfAlive() {
+        List<String> c = List.of("115 START id=" + C + " order=3 topVer=3 server", "150 EVT 5 NODE_JOINED " + A + " 5");
+        List<Violation> found = new HistoryChecker(List.of(new NodeHistory("s1.0", good(A, 1)),
+            new NodeHistory("s3.2", c)), Set.of("s1.0"), Long.MAX_VALUE).check();
+
+        assertOne(Violation.HALF_ALIVE, "s3.2", found);
+
+        List<String> c2 = List.of("115 START id=" + C + " order=3 topVer=3 server", "150 MSG 4 s1.0.9 " + A);
+
+        assertOne(Violation.HALF_ALIVE, "delivered MSG s1.0.9", new HistoryChecker(List.of(
+            new NodeHistory("s1.0", good(A, 1)), new NodeHistory("s3.2", c2)), Set.of("s1.0"), Long.MAX_VALUE).check());
+    }
+
+    @Test public void anAckMissingBeforeTheEndIsHeldNotLost() {
+        List<String> a = new ArrayList<>(good(A, 1));
+
+        a.add("125 SENT s1.0.1");
+
+        HistoryChecker c = new HistoryChecker(List.of(new NodeHistory("s1.0", a),
+            new NodeHistory("s2.1", without(good(B, 2), "131 "))), Set.of("s1.0", "s2.1"), 1_000);
+
+        assertEquals(List.of(), c.check());
+        assertEquals(List.of("s2.1 s1.0.1 130"), c.heldAcks);
+    }
+
+    @Test public void aMessageOfTheNewLifeLoggedJustBeforeTheReconnectIsNotHalfAlive() {
+        String c2 = "dddddddd-0000-0000-0000-000000000004";
+        // As seen: Ignite's custom listener wrote the new life's message before the reconnect event's line.
+        List<String> client = List.of("105 START id=" + C + " order=3 topVer=3 client", "135 DISCONNECTED 3",
+            "144 MSG 5 s1.0.2 " + A, "145 RECONNECTED id=" + c2 + " order=5 topVer=5", "151 ACK 5 s1.0.2 " + A);
+        List<String> a = with(good(A, 1), "145 EVT 5 NODE_JOINED " + c2 + " 5", "146 SENT s1.0.2",
+            "150 MSG 5 s1.0.2 " + A, "151 ACK 5 s1.0.2 " + A, "125 SENT s1.0.1");
+
+        assertEquals(List.of(), new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("c1.3", client)),
+            Set.of("s1.0", "c1.3"), Long.MAX_VALUE).check());
+
+        // The old life delivering after the cluster failed it, before the disconnect, is still caught.
+        List<String> late = List.of("105 START id=" + C + " order=3 topVer=3 client", "141 MSG 4 s1.0.3 " + A,
+            "142 DISCONNECTED 4", "145 RECONNECTED id=" + c2 + " order=5 topVer=5");
+
+        assertOne(Violation.HALF_ALIVE, "delivered MSG s1.0.3", new HistoryChecker(List.of(new NodeHistory("s1.0", a),
+            new NodeHistory("c1.3", late)), Set.of("s1.0"), Long.MAX_VALUE).check());
+    }
+
+    @Test public void aWrongReadFails() {
+        assertOne(Violation.CACHE, "c1.7.3", check(with(good(A, 1), "150 GETBAD c1.7.3 null"), good(B, 2)));
+    }
+
+    @Test public void aSendStillInFlightIsNotYetLost() {
+        List<String> a = new ArrayList<>(good(A, 1));
+
+        a.add("125 SENT s1.0.1");
+
+        List<Violation> found = new HistoryChecker(List.of(new NodeHistory("s1.0", a),
+            new NodeHistory("s2.1", without(good(B, 2), "13"))), Set.of("s1.0", "s2.1"), 120).check();
+
+        assertEquals(List.of(), found);
+    }
+
+    @Test public void aClientRejoinedUnderANewIdIsHeldOnlyToItsNewLife() {
+        String c2 = "dddddddd-0000-0000-0000-000000000004";
+        List<String> client = List.of("105 START id=" + C + " order=3 topVer=3 client", "135 DISCONNECTED 3",
+            "145 RECONNECTED id=" + c2 + " order=5 topVer=5", "150 MSG 5 s1.0.2 " + A, "151 ACK 5 s1.0.2 " + A);
+        List<String> a = with(good(A, 1), "145 EVT 5 NODE_JOINED " + c2 + " 5", "146 SENT s1.0.2",
+            "150 MSG 5 s1.0.2 " + A, "151 ACK 5 s1.0.2 " + A, "125 SENT s1.0.1");
+
+        assertEquals(List.of(), new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("c1.3", client)),
+            Set.of("s1.0", "c1.3"), Long.MAX_VALUE).check());
+    }
+}
