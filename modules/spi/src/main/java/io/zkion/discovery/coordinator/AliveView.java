@@ -71,6 +71,24 @@ final class AliveView implements AutoCloseable {
         return aliveLoaded;
     }
 
+    /** A test's copy of the alive znodes at one moment: their data as a cache that missed every change since has it. */
+    private volatile Map<UUID, ChildData> frozen;
+
+    /** Has the view keep the data every alive znode holds now, whatever ZooKeeper changes later. */
+    void freezeForTest() {
+        frozen = aliveNodes();
+    }
+
+    /** @return {@code view}, with the data frozen by a test in place of what was read. */
+    private Map<UUID, ChildData> frozenData(Map<UUID, ChildData> view) {
+        Map<UUID, ChildData> f = frozen;
+
+        if (f != null)
+            view.replaceAll((id, d) -> f.getOrDefault(id, d));
+
+        return view;
+    }
+
     /** @return The alive nodes as the cache has them, oldest first. */
     Map<UUID, ChildData> aliveNodes() {
         Map<UUID, ChildData> m = new LinkedHashMap<>();
@@ -127,7 +145,7 @@ final class AliveView implements AutoCloseable {
         doubtful.removeIf(id -> listed.contains(id) && cached.containsKey(id));
 
         if (doubtful.isEmpty())
-            return cached;
+            return frozenData(cached);
 
         List<ChildData> all = new ArrayList<>();
 
@@ -151,7 +169,18 @@ final class AliveView implements AutoCloseable {
         for (ChildData d : all)
             out.put(ZkPaths.nodeId(d.getPath().substring(paths.alive.length() + 1)), d);
 
-        return out;
+        return frozenData(out);
+    }
+
+    /**
+     * @return {@code id}'s alive znode as ZooKeeper has it now, read directly; null if it is gone. For an ack the
+     *      cache may hold stale: it can miss a data change (seen after a ZooKeeper leader change), not only a name.
+     */
+    ChildData readDirectly(UUID id) throws Exception {
+        Stat stat = new Stat();
+        byte[] data = store.rawData(paths.alive(id), stat);
+
+        return data == null ? null : new ChildData(paths.alive(id), stat, data);
     }
 
     /** @return What an alive node says, decoded once per version of its data: every step reads every node's ack. */

@@ -121,6 +121,12 @@ public final class Coordinator implements AutoCloseable {
         alive.close();
     }
 
+    /** Freezes the cache of alive/ as it is now, as if it missed every change from here on. */
+    @TestSeam
+    public void freezeAliveCacheForTest() {
+        alive.freezeForTest();
+    }
+
     /** Holds trimming, and so the acks of custom messages, on this coordinator until released. */
     @TestSeam
     public void holdTrimForTest(boolean hold) {

@@ -56,6 +56,9 @@ final class Trimmer {
      */
     private boolean sweepNodes = true;
 
+    /** How long the oldest entry has waited for its trim. */
+    private final TrimStall stall = new TrimStall();
+
     /** Set by a test that needs entries, and the acks of their messages, to stay pending. */
     private volatile boolean held;
 
@@ -89,6 +92,8 @@ final class Trimmer {
         if (held)
             return;
 
+        LogEntry oldest = member.entries().isEmpty() ? null : member.entries().firstEntry().getValue();
+        boolean stalled = stall.stalled(oldest == null ? -1 : oldest.seq);
         long minAck = member.lastEventId();
 
         for (ZkIonClusterNode n : member.topology().members()) {
@@ -101,6 +106,17 @@ final class Trimmer {
                 continue; // Gone from ZooKeeper: it reads nothing more, and its departure is logged next.
 
             AliveInfo a = alive.info(d);
+
+            // The oldest entry has waited long: the cache may hold an ack that moved on since; ask ZooKeeper.
+            if (stalled && a != null && a.ack < oldest.lastEventId) {
+                ChildData fresh = alive.readDirectly(n.id());
+
+                if (fresh != null && fresh.getStat().getMzxid() != d.getStat().getMzxid()) {
+                    log.warning("The coordinator's cache of alive/ held a stale ack of " + n.id() + ": read it"
+                        + " directly [cached=" + a.ack + ", trim waits since " + stall.sinceMs() + " ms]");
+                    a = alive.info(fresh);
+                }
+            }
 
             // An ack that cannot be read holds every trim until it can: skipping the member would trim what it has
             // not read. Not failed out for it: a newer release's record (a rolling upgrade) reads so here, and that
