@@ -91,6 +91,9 @@ final class MessageSender {
                 queued.add(append(data, gate.current().value.format, -1));
             }
         }
+        catch (IgniteException e) {
+            throw e;
+        }
         catch (Exception e) {
             throw new IgniteException("Failed to send a custom message through ZooKeeper: " + e, e);
         }
@@ -126,6 +129,11 @@ final class MessageSender {
         if (gateVersion >= 0)
             ops.add(gate.checkOp(gateVersion));
 
+        // Only while this node is in: a session that ended under the send (a pause past the session timeout) has
+        // Curator run the multi again in a new one, where it would land as a message of a node the cluster took
+        // out, which no member delivers, while the send returned as if sent.
+        ops.add(store.checkOp(ctx.paths().alive(ctx.local().id())));
+
         String created;
 
         try {
@@ -133,6 +141,14 @@ final class MessageSender {
         }
         catch (KeeperException.BadVersionException moved) {
             return null;
+        }
+        catch (KeeperException.NoNodeException out) {
+            if (ctx.local().isClient())
+                throw new IgniteClientDisconnectedException(null, "The message was not sent: this client's ZooKeeper"
+                    + " session ended, and the cluster took it out");
+
+            throw new IgniteException("The message was not sent: this node's ZooKeeper session ended, and the cluster"
+                + " took it out");
         }
 
         ctx.metrics().onWritten(p.size);
