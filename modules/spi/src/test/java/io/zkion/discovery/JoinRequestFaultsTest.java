@@ -19,25 +19,10 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
      */
     @Test(timeout = 120_000) public void aJoinWhoseSessionExpiresBeforeTheAnswerStillJoins() throws Exception {
         Ignite s1 = start("s1");
-        AtomicInteger expired = new AtomicInteger();
         ZkIonDiscoverySpi spi = spi().setJoinTimeout(30_000);
-
-        spi.setAfterJoinRequestForTest(() -> {
-            if (expired.getAndIncrement() > 0)
-                return;
-
-            try {
-                spi.engine().expireSessionOnServerForTest();
-            }
-            catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
-
         long start = System.currentTimeMillis();
-        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi));
+        Ignite s2 = startWithFaultAfterRequest(spi, c -> spi.engine().expireSessionOnServerForTest());
 
-        assertEquals("sessions expired", 1, expired.get());
         assertTrue("joined within joinTimeout", System.currentTimeMillis() - start < 30_000);
 
         // Two interleavings are right: the coordinator answered the request after the expiry (order 2), or it had
@@ -56,25 +41,12 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
      */
     @Test(timeout = 120_000) public void aJoinCommittedJustBeforeTheSessionExpiresJoinsAgain() throws Exception {
         Ignite s1 = start("s1");
-        AtomicInteger expired = new AtomicInteger();
         ZkIonDiscoverySpi spi = spi().setJoinTimeout(30_000);
-
-        spi.setAfterJoinRequestForTest(() -> {
-            if (expired.getAndIncrement() > 0)
-                return;
-
-            try (CuratorFramework c = bareClient()) {
-                awaitAnswer(c, spi);
-                spi.engine().expireSessionOnServerForTest();
-            }
-            catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+        Ignite s2 = startWithFaultAfterRequest(spi, c -> {
+            awaitAnswer(c, spi);
+            spi.engine().expireSessionOnServerForTest();
         });
 
-        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi));
-
-        assertEquals("sessions expired", 1, expired.get());
         assertTwoThenThree(s1, s2, 4);
     }
 
@@ -86,51 +58,38 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
      */
     @Test(timeout = 120_000) public void anAnswerWhoseSessionExpiredIsNotTaken() throws Exception {
         Ignite s1 = start("s1");
-        AtomicInteger expired = new AtomicInteger();
         ZkIonDiscoverySpi spi = spi().setJoinTimeout(20_000);
+        Ignite s2 = startWithFaultAfterRequest(spi, c -> {
+            awaitAnswer(c, spi);
 
-        spi.setAfterJoinRequestForTest(() -> {
-            if (expired.getAndIncrement() > 0)
-                return;
+            String alive = root + "/alive/" + spi.getLocalNode().id();
+            long czxid = c.checkExists().forPath(alive).getCzxid();
+            AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest();
 
-            try (CuratorFramework c = bareClient()) {
-                awaitAnswer(c, spi);
+            spi.engine().expireSessionOnServerForTest();
 
-                String alive = root + "/alive/" + spi.getLocalNode().id();
-                long czxid = c.checkExists().forPath(alive).getCzxid();
-                AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest();
+            // The coordinator resumes once the joiner wrote its alive znode again, or after 5 s if it never does.
+            new Thread(() -> {
+                try (CuratorFramework w = bareClient()) {
+                    long stop = System.currentTimeMillis() + 5_000;
 
-                spi.engine().expireSessionOnServerForTest();
+                    while (System.currentTimeMillis() < stop) {
+                        org.apache.zookeeper.data.Stat st = w.checkExists().forPath(alive);
 
-                // The coordinator resumes once the joiner wrote its alive znode again, or after 5 s if it never does.
-                new Thread(() -> {
-                    try (CuratorFramework w = bareClient()) {
-                        long stop = System.currentTimeMillis() + 5_000;
+                        if (st != null && st.getCzxid() != czxid)
+                            break;
 
-                        while (System.currentTimeMillis() < stop) {
-                            org.apache.zookeeper.data.Stat st = w.checkExists().forPath(alive);
-
-                            if (st != null && st.getCzxid() != czxid)
-                                break;
-
-                            Thread.sleep(20);
-                        }
-
-                        held.close();
+                        Thread.sleep(20);
                     }
-                    catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                }, "release-coordinator").start();
-            }
-            catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+
+                    held.close();
+                }
+                catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }, "release-coordinator").start();
         });
 
-        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi));
-
-        assertEquals("sessions expired", 1, expired.get());
         assertTwoThenThree(s1, s2, 4);
     }
 
@@ -150,6 +109,34 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
 
         assertEquals("replies lost", 1, lost.get());
         assertTwoThenThree(s1, s2, 2);
+    }
+
+    /** A fault run once, right after the joiner wrote its request, with a bare ZooKeeper client at hand. */
+    private interface Fault {
+        void run(CuratorFramework c) throws Exception;
+    }
+
+    /** @return The node started on {@code spi}, once {@code fault} ran after its first request. */
+    private Ignite startWithFaultAfterRequest(ZkIonDiscoverySpi spi, Fault fault) {
+        AtomicInteger runs = new AtomicInteger();
+
+        spi.setAfterJoinRequestForTest(() -> {
+            if (runs.getAndIncrement() > 0)
+                return;
+
+            try (CuratorFramework c = bareClient()) {
+                fault.run(c);
+            }
+            catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+
+        Ignite n = start(config("s2", false).setDiscoverySpi(spi));
+
+        assertEquals("the fault ran once", 1, runs.get());
+
+        return n;
     }
 
     private CuratorFramework bareClient() {
