@@ -1,5 +1,6 @@
 package io.zkion.discovery.chaos;
 
+import io.zkion.discovery.tools.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -176,20 +177,6 @@ final class ChaosReport {
     }
 
     private static String str(String s) {
-        if (s == null)
-            return "null";
-
-        StringBuilder sb = new StringBuilder("\"");
-
-        for (char c : s.toCharArray()) {
-            if (c == '"' || c == '\\')
-                sb.append('\\').append(c);
-            else if (c < 0x20)
-                sb.append(String.format("\\u%04x", (int)c));
-            else
-                sb.append(c);
-        }
-
-        return sb.append('"').toString();
+        return Json.string(s);
     }
 }

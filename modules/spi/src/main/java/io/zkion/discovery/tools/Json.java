@@ -1,15 +1,19 @@
 package io.zkion.discovery.tools;
 
-/** The little JSON the tools write by hand: strings escaped as JSON requires. */
-final class Json {
+/** The little JSON the tools (and the chaos run's report) write by hand: strings escaped as JSON requires. */
+public final class Json {
     private Json() {
     }
 
     static void field(StringBuilder sb, String name, String value) {
-        sb.append(string(name)).append(':').append(value == null ? "null" : string(value));
+        sb.append(string(name)).append(':').append(string(value));
     }
 
-    static String string(String s) {
+    /** @return {@code s} as a JSON string, or {@code null} for null. */
+    public static String string(String s) {
+        if (s == null)
+            return "null";
+
         StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
 
         for (char c : s.toCharArray()) {
