@@ -85,10 +85,13 @@ public class NodeDataByReferenceTest extends ZkIonTestSupport {
         Ignite s1 = start("s1");
         String s1Id = s1.cluster().localNode().id().toString();
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
 
         // A mutable message holds the coordinator's discovery thread in its listener: no join is handled meanwhile.
         ((org.apache.ignite.internal.IgniteEx)s1).context().discovery().setCustomEventListener(CustomMessageTest.Mutable.class,
             (topVer, snd, msg) -> {
+                held.countDown();
+
                 try {
                     release.await(60, java.util.concurrent.TimeUnit.SECONDS);
                 }
@@ -97,6 +100,9 @@ public class NodeDataByReferenceTest extends ZkIonTestSupport {
                 }
             });
         ((org.apache.ignite.internal.IgniteEx)s1).context().discovery().sendCustomEvent(new CustomMessageTest.Mutable());
+        // Only once the coordinator is held does s2 ask: else its join may be handled, by reference, before the
+        // corruption below (CI saw that).
+        assertTrue("the coordinator is held", held.await(30, java.util.concurrent.TimeUnit.SECONDS));
 
         java.util.concurrent.CompletableFuture<Ignite> s2 = java.util.concurrent.CompletableFuture.supplyAsync(() -> start("s2"));
 
