@@ -31,10 +31,7 @@ final class CommitOutcome {
      * @return The path of the commit's entry if it landed; null if it did not.
      */
     String landedEntry(int stateVersion, byte[] stateWritten, byte[] entryStored) throws Exception {
-        Stat stat = new Stat();
-        byte[] now = store.rawData(paths.state, stat);
-
-        if (now == null || stat.getVersion() != stateVersion + 1 || !Arrays.equals(now, stateWritten))
+        if (!stateLanded(stateVersion, stateWritten))
             return null;
 
         List<String> names = new ArrayList<>(store.children(paths.log));
@@ -50,5 +47,17 @@ final class CommitOutcome {
 
         // The state says the commit landed, so its entry was created in the same multi: only a trim removes entries.
         return null;
+    }
+
+    /**
+     * @param stateVersion The state's version the commit was checked against.
+     * @param stateWritten The state the commit wrote.
+     * @return Whether the commit landed: the state is one version on and holds what it wrote.
+     */
+    boolean stateLanded(int stateVersion, byte[] stateWritten) throws Exception {
+        Stat stat = new Stat();
+        byte[] now = store.rawData(paths.state, stat);
+
+        return now != null && stat.getVersion() == stateVersion + 1 && Arrays.equals(now, stateWritten);
     }
 }

@@ -39,6 +39,7 @@ public final class Coordinator implements AutoCloseable {
     private final Joins joins;
     private final Trimmer trimmer;
     private final Sweeper sweeper;
+    private final LogRollover rollover;
 
     public Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
@@ -66,6 +67,7 @@ public final class Coordinator implements AutoCloseable {
         this.trimmer = new Trimmer(ctx, alive, writer);
         this.sweeper = new Sweeper(ctx);
         this.joins = new Joins(ctx, snapshots, writer, gate, format, trimmer, sessions);
+        this.rollover = new LogRollover(ctx, writer, gate);
 
         metrics.onTakeover();
         ctx.log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + writer.state().topVer
@@ -86,18 +88,26 @@ public final class Coordinator implements AutoCloseable {
             throw new FencedException("the log holds topology changes this node has not applied yet (state at "
                 + writer.state().topVer + ", applied " + member.topology().topVer() + ")");
 
-        writer.openGate(); // If a predecessor died holding it, or a step failed before opening it.
+        // If a predecessor died holding it, or a step failed before opening it; a rollover's drain holds it closed.
+        if (!rollover.draining())
+            writer.openGate();
 
         Map<UUID, ChildData> aliveNow = alive.reconciled(alive.aliveNodes(), listed);
 
         if (alive.forgetGone(aliveNow))
             trimmer.requestSweep();
 
+        boolean draining = rollover.begin();
+
         departures.step(aliveNow);
-        joins.step(aliveNow, departures.leaving());
-        customs.step();
+
+        if (!draining) { // Joins and queued messages wait for the log's new epoch.
+            joins.step(aliveNow, departures.leaving());
+            customs.step();
+        }
 
         trimmer.step(aliveNow);
+        rollover.finish();
         sweeper.step(aliveNow);
     }
 
@@ -125,6 +135,12 @@ public final class Coordinator implements AutoCloseable {
     @TestSeam
     public void freezeAliveCacheForTest() {
         alive.freezeForTest();
+    }
+
+    /** Has coordinators of this JVM roll the log over from sequence number {@code seq} on; 0 for the default. */
+    @TestSeam
+    public static void rollLogAtForTest(long seq) {
+        LogRollover.rollAtForTest(seq);
     }
 
     /** Holds trimming, and so the acks of custom messages, on this coordinator until released. */

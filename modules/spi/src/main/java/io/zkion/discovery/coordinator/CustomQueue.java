@@ -1,6 +1,7 @@
 package io.zkion.discovery.coordinator;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -22,6 +23,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.zookeeper.KeeperException;
 
 /**
  * Queued custom messages become log entries, in the order they were sent. Plain ones are batched; a mutable one is
@@ -48,6 +50,9 @@ final class CustomQueue implements AutoCloseable {
      * in the queue that no further write may announce. The queue is listed only then (and once at takeover).
      */
     private volatile boolean customDirty = true;
+
+    /** The highest sequence number seen under custom/ since it was last created anew. */
+    private long highestSeen = -1;
 
     /** Starts the watch on custom/. */
     CustomQueue(CoordinatorContext ctx, FencedLogWriter writer, Notifier notifier) {
@@ -87,6 +92,11 @@ final class CustomQueue implements AutoCloseable {
         List<String> names = new ArrayList<>(store.children(paths.custom));
 
         names.sort(Comparator.comparingLong(ZkPaths::sequence));
+
+        if (!names.isEmpty())
+            highestSeen = Math.max(highestSeen, ZkPaths.sequence(names.get(names.size() - 1)));
+        else if (highestSeen >= LogRollover.rollAt())
+            renewQueue();
 
         List<DiscoveryEvent> batch = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
@@ -172,6 +182,24 @@ final class CustomQueue implements AutoCloseable {
 
         if (!batch.isEmpty())
             appendCustoms(batch, ops, pre);
+    }
+
+    /**
+     * Creates custom/ anew while it is empty, so that ZooKeeper's counter under it starts from zero, as the log's
+     * rollover does for the log. Members write here at any time: one that does meanwhile fails the delete, and the
+     * next empty listing tries again. The order of the queue needs nothing more: it is empty.
+     */
+    private void renewQueue() throws Exception {
+        try {
+            writer.commitFenced(Arrays.asList(store.deleteOp(paths.custom),
+                store.client().transactionOp().create().forPath(paths.custom)));
+
+            log.info("Created the custom message queue " + paths.custom + " anew: its sequence was at " + highestSeen);
+            highestSeen = -1;
+        }
+        catch (KeeperException.NotEmptyException busy) {
+            customDirty = true; // A request came meanwhile: it is listed next.
+        }
     }
 
     private void appendCustoms(List<DiscoveryEvent> batch, List<CuratorOp> ops, Map<Long, Predecoded> pre)

@@ -112,7 +112,7 @@ final class FencedLogWriter {
     Committed commit(List<DiscoveryEvent> events, List<CuratorOp> extra, ClusterState next,
         Map<Long, Predecoded> pre, ZkStore.Prepared... alsoPrepared) throws Exception {
         LogEntryWriter.Draft entry = entries.logEntry(next.clusterId, next.topVer, events,
-            FormatId.ofWireName(next.format));
+            FormatId.ofWireName(next.format), next.logEpoch);
         List<CuratorOp> ops = new ArrayList<>(entry.prepared.ops);
         int checkedVersion = stateVersion;
         byte[] stateBytes = codec.encode(next);
@@ -141,14 +141,45 @@ final class FencedLogWriter {
 
         long seq = ZkPaths.sequence(created);
 
-        if (seq >= ZkPaths.SEQUENCE_WARNING && !sequenceWarned) {
+        if (ZkPaths.sequenceOf(seq) >= ZkPaths.SEQUENCE_WARNING && !sequenceWarned) {
             sequenceWarned = true;
-            log.warning("The event log's sequence is at " + seq + " of ZooKeeper's limit of 2^31 under " + paths.log
-                + ": stop every node of the cluster before it is reached (the last one out resets it), or the"
+            log.warning("The event log's sequence is at " + ZkPaths.sequenceOf(seq) + " of ZooKeeper's limit of 2^31"
+                + " under " + paths.log + ", and the log has not rolled over to a new epoch (see the errors before):"
+                + " stop every node of the cluster before the limit is reached (the last one out resets it), or the"
                 + " nodes will stop with an error then");
         }
 
         return new Committed(seq, created, entry.prepared.manifest, entry.batch, pre, null, null);
+    }
+
+    /**
+     * Starts the log afresh in the next epoch: deletes {@code log/} and creates it again, so that ZooKeeper's counter
+     * under it starts from zero, in one commit with the state that names the epoch and the gate that has members
+     * write in it. The log must be empty (drained) and the gate closed; the commit fails on an entry left in it.
+     *
+     * @param lastPosition The position of the last entry of the epoch that ends: readers check they applied it.
+     */
+    void rollLog(long lastPosition) throws Exception {
+        ClusterState next = state.nextEpoch(lastPosition).with(state.topVer, member.lastEventId(), state.format,
+            local.id());
+        byte[] stateBytes = codec.encode(next);
+        int checkedVersion = stateVersion;
+        List<CuratorOp> ops = new ArrayList<>();
+
+        ops.add(store.deleteOp(paths.log));
+        ops.add(store.client().transactionOp().create().forPath(paths.log));
+
+        try {
+            commitFenced(ops, next, stateBytes);
+        }
+        catch (FencedException | KeeperException e) {
+            // A replay of a rollover that landed fails on the state's version: the state tells.
+            if (!outcome.stateLanded(checkedVersion, stateBytes))
+                throw e;
+
+            log.info("A log rollover's reply was lost after it landed; going on in epoch " + next.logEpoch);
+            committed(next, true);
+        }
     }
 
     /** Applies an entry this node committed; members may have appended custom messages before it: those first. */
@@ -206,7 +237,7 @@ final class FencedLogWriter {
             stateVersion++;
         }
 
-        gate.committed(next.format);
+        gate.committed(next);
     }
 
     /**
@@ -216,7 +247,7 @@ final class FencedLogWriter {
     private List<CuratorTransactionResult> commitFenced(List<CuratorOp> ops, ClusterState next, byte[] nextBytes)
         throws Exception {
         List<CuratorOp> all = new ArrayList<>(ops);
-        GateState gateNext = gate.toWrite(next.format);
+        GateState gateNext = gate.toWrite(next);
         boolean stateChanges = next != state;
 
         // Members write in the gate's format: it changes with the state's, in the same commit.

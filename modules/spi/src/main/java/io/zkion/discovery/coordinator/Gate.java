@@ -1,5 +1,6 @@
 package io.zkion.discovery.coordinator;
 
+import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.zk.ZkPaths;
@@ -38,6 +39,9 @@ final class Gate {
     /** The format members write in, as the gate says. */
     private String format;
 
+    /** The log epoch members write in, as the gate says. */
+    private long epoch;
+
     Gate(CoordinatorContext ctx) {
         this.store = ctx.store;
         this.paths = ctx.paths;
@@ -55,6 +59,7 @@ final class Gate {
 
         state = g.open ? State.OPEN : State.CLOSED; // A predecessor died holding it: the first step opens it.
         format = g.format;
+        epoch = g.logEpoch;
     }
 
     /** @return Whether the gate is closed, as this node last wrote or read it. */
@@ -85,22 +90,23 @@ final class Gate {
     }
 
     /**
-     * @param nextFormat The format of the state the commit writes.
+     * @param next The state the commit writes: members write in its format and log epoch.
      * @return What the commit under way writes to the gate znode: the gate as the commit leaves it; null if that
      *      is the gate as it stands.
      */
-    GateState toWrite(String nextFormat) {
+    GateState toWrite(ClusterState next) {
         boolean closed = state == State.CLOSING || state == State.HELD;
 
-        if (closed == isClosed() && nextFormat.equals(format))
+        if (closed == isClosed() && next.format.equals(format) && next.logEpoch == epoch)
             return null;
 
-        return new GateState(!closed, nextFormat);
+        return new GateState(!closed, next.format, next.logEpoch);
     }
 
     /** The commit landed: CLOSING becomes CLOSED and CLOSED becomes OPEN; OPEN and HELD stay. */
-    void committed(String nextFormat) {
-        format = nextFormat;
+    void committed(ClusterState next) {
+        format = next.format;
+        epoch = next.logEpoch;
 
         if (state == State.CLOSING)
             state = State.CLOSED;

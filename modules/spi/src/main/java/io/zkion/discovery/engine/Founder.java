@@ -83,7 +83,10 @@ final class Founder {
 
         UUID id = local.id();
         String format = formats.preferred().wireName();
-        ClusterState state = new ClusterState(UUID.randomUUID(), System.currentTimeMillis(), 1, 0, format, id);
+        ClusterState fresh = new ClusterState(UUID.randomUUID(), System.currentTimeMillis(), 1, 0, format, id);
+        // In the dead cluster's log epoch: entries it left sort before this cluster's, whose names go on from its
+        // counter, until they are removed.
+        ClusterState state = current == null ? fresh : fresh.inEpochOf(codec.decodeState(current, paths.state));
 
         local.order(1);
 
@@ -106,7 +109,7 @@ final class Founder {
             : new NodeRecord(id, 1, false, objects.marshal(local)).encode();
         LogEntryWriter.Draft logEntry = new LogEntryWriter(store, formats).logEntry(state.clusterId, 1,
             Collections.singletonList(DiscoveryEvent.joined(0, 1, id, new JoinedEventData(record, noJoinData).encode())),
-            formats.preferred());
+            formats.preferred(), state.logEpoch);
         List<CuratorOp> ops = new ArrayList<>(logEntry.prepared.ops);
         byte[] stateBytes = codec.encode(state);
 
@@ -122,7 +125,7 @@ final class Founder {
             ops.addAll(dataZnode.ops);
         ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(false, formats.wireNames(), 1))));
         // A dead cluster may have left the gate closed; members write in the new cluster's format.
-        ops.add(store.setDataOp(paths.gate, codec.encode(new GateState(true, format))));
+        ops.add(store.setDataOp(paths.gate, codec.encode(new GateState(true, format, state.logEpoch))));
 
         String created;
 

@@ -50,8 +50,8 @@ final class Membership {
      * whoever sees JOINED finds it; a stop that came first wins, and the join fails.
      */
     Member adopt(ClusterState joined) {
-        Member m = new Member(ctx.store(), ctx.formats(), ctx.objects(), new NodeDataReader(ctx.store(), ctx.codec()),
-            ctx.notifier(), ctx.host(), ctx.metrics(), ctx.local());
+        Member m = new Member(ctx.store(), ctx.formats(), ctx.codec(), ctx.objects(),
+            new NodeDataReader(ctx.store(), ctx.codec()), ctx.notifier(), ctx.host(), ctx.metrics(), ctx.local());
         Member prevMember = member;
         ClusterState prevState = joinedState;
         long prevSession = sessionId;

@@ -79,7 +79,7 @@ final class MessageSender {
                     if (open == null)
                         break;
 
-                    if (append(data, open.value.format, open.version) != null)
+                    if (append(data, open.value, open.version) != null)
                         return;
 
                     gate.invalidate(); // It moved since it was read: read it again.
@@ -88,7 +88,7 @@ final class MessageSender {
 
                 // In the format the cluster writes now, which the gate names: the one of this node's join may be one
                 // the coordinator no longer reads (a node that reads only an older one took over).
-                queued.add(append(data, gate.current().value.format, -1));
+                queued.add(append(data, gate.current().value, -1));
             }
         }
         catch (IgniteException e) {
@@ -112,17 +112,18 @@ final class MessageSender {
 
     /**
      * Writes one custom message into the log, checked against the gate at {@code gateVersion}, or, if that is
-     * negative, into the coordinator's queue.
+     * negative, into the coordinator's queue. In the gate's format and log epoch: a member that passes the check
+     * wrote in those the coordinator had published at that moment.
      *
      * @return The path created, or null if the gate moved.
      */
-    private String append(byte[] data, String format, int gateVersion) throws Exception {
+    private String append(byte[] data, GateState gateSeen, int gateVersion) throws Exception {
         Member member = membership.member();
         LogEntryWriter entries = ctx.entries();
-        FormatId fmt = FormatId.ofWireName(format);
+        FormatId fmt = FormatId.ofWireName(gateSeen.format);
         List<DiscoveryEvent> events = Collections.singletonList(DiscoveryEvent.custom(0, 0, ctx.local().id(), data));
         LogEntryWriter.Draft p = gateVersion >= 0
-            ? entries.logEntry(member.clusterId(), 0, events, fmt == null ? FormatId.ION_1 : fmt)
+            ? entries.logEntry(member.clusterId(), 0, events, fmt == null ? FormatId.ION_1 : fmt, gateSeen.logEpoch)
             : entries.queued(member.clusterId(), events, fmt == null ? FormatId.ION_1 : fmt);
         List<CuratorOp> ops = new ArrayList<>(p.prepared.ops);
 

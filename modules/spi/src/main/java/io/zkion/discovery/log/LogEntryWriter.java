@@ -46,9 +46,13 @@ public final class LogEntryWriter {
         }
     }
 
-    /** @return An entry of {@code log/}: ZooKeeper's sequence gives it its place in the cluster's order. */
-    public Draft logEntry(UUID clusterId, long topVer, List<DiscoveryEvent> events, FormatId format) throws Exception {
-        return draft(paths.logPrefix(), clusterId, topVer, events, format);
+    /**
+     * @return An entry of {@code log/} in log epoch {@code epoch}: ZooKeeper's sequence gives it its place in the
+     *      cluster's order.
+     */
+    public Draft logEntry(UUID clusterId, long topVer, List<DiscoveryEvent> events, FormatId format, long epoch)
+        throws Exception {
+        return draft(paths.logPrefix(epoch), clusterId, topVer, events, format);
     }
 
     /** @return A request under {@code custom/}, for the coordinator to log. */

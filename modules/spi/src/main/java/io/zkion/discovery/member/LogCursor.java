@@ -13,6 +13,8 @@ import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.codec.event.EventBatch;
 import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.event.EventKind;
+import io.zkion.discovery.codec.msg.ClusterState;
+import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.log.EventIds;
 import io.zkion.discovery.zk.ZkDataException;
@@ -31,11 +33,15 @@ import org.apache.ignite.spi.IgniteSpiException;
  * after the last. An entry missing there, or listed and gone before this node read it, was trimmed past this node:
  * the cluster went on without it (it was failed out, or paused past its session timeout). The node stops with a
  * {@link LogGapException} naming the entry rather than hand Ignite a history with a hole in it.
+ * <p>
+ * Positions, not bare sequence numbers: a log rollover starts the log afresh in a new epoch, whose entries' names
+ * carry it ({@link ZkPaths#sequence}), so positions grow across epochs and the watch's names need no context.
  */
 final class LogCursor {
     private final ZkStore store;
     private final ZkPaths paths;
     private final EventFormats formats;
+    private final ControlCodec control;
     private final DiscoveryMetrics metrics;
     private final IgniteLogger log;
     private final EventApplier applier;
@@ -47,9 +53,10 @@ final class LogCursor {
     /** Whether {@link #lastSeq} was set by this node's join or founding: before that, no entry is expected. */
     private boolean positioned;
 
-    LogCursor(ZkStore store, EventFormats formats, DiscoveryMetrics metrics, IgniteLogger log, EventApplier applier,
-        UntrimmedEntries untrimmed) {
+    LogCursor(ZkStore store, EventFormats formats, ControlCodec control, DiscoveryMetrics metrics, IgniteLogger log,
+        EventApplier applier, UntrimmedEntries untrimmed) {
         this.store = store;
+        this.control = control;
         this.paths = store.paths();
         this.formats = formats;
         this.metrics = metrics;
@@ -246,10 +253,29 @@ final class LogCursor {
         return out;
     }
 
-    /** Fails unless {@code seq} is the entry after the last one applied: a hole is an entry this node missed. */
-    private void requireNext(long seq) {
-        if (positioned && seq != lastSeq + 1)
-            throw LogGapException.missing(paths, lastSeq, seq);
+    /**
+     * Fails unless {@code seq} is the entry after the last one applied: a hole is an entry this node missed. The first
+     * entry of a new log epoch is the next one if the state says that epoch follows the last one applied.
+     */
+    private void requireNext(long seq) throws Exception {
+        if (!positioned || seq == lastSeq + 1)
+            return;
+
+        if (ZkPaths.sequenceOf(seq) == 0 && ZkPaths.epochOf(seq) == ZkPaths.epochOf(lastSeq) + 1) {
+            byte[] data = store.read(paths.state);
+            ClusterState st = data == null ? null : control.decodeState(data, paths.state);
+
+            // A state already in a later epoch: this one was drained, and this node had not applied it, so it was out.
+            if (st != null && st.logEpoch == ZkPaths.epochOf(seq) && st.epochFollows == lastSeq)
+                return;
+        }
+
+        throw LogGapException.missing(paths, lastSeq, seq);
+    }
+
+    /** @return The position of the last entry applied, or -1 before this node's join. */
+    long lastPosition() {
+        return lastSeq;
     }
 
     private EventBatch decode(byte[] data, String path) {

@@ -20,6 +20,13 @@ public final class LogGapException extends IgniteSpiException {
 
     /** No entry between the last one applied and the one found after it. */
     static LogGapException missing(ZkPaths paths, long lastApplied, long found) {
+        if (ZkPaths.epochOf(found) != ZkPaths.epochOf(lastApplied)) {
+            return new LogGapException("Event log entries are missing between " + paths.logEntry(lastApplied)
+                + ", the last this node applied, and " + paths.logEntry(found) + " of log epoch "
+                + ZkPaths.epochOf(found) + ": the cluster state says that epoch does not follow the entry this node"
+                + " applied last" + CAUSE);
+        }
+
         String missing = paths.logEntry(lastApplied + 1) + (found - 1 > lastApplied + 1
             ? " to " + paths.logEntry(found - 1) : "");
 

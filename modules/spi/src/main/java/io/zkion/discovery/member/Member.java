@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import io.zkion.discovery.codec.event.EventBatch;
 import io.zkion.discovery.codec.event.EventFormats;
+import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.Notifier;
@@ -33,11 +34,11 @@ public final class Member {
     private final LogCursor cursor;
     private final OlderEntries older;
 
-    public Member(ZkStore store, EventFormats formats, ObjectCodec objects, NodeDataReader nodeData, Notifier notifier,
-        DiscoveryHost host, DiscoveryMetrics metrics, ZkIonClusterNode local) {
+    public Member(ZkStore store, EventFormats formats, ControlCodec control, ObjectCodec objects, NodeDataReader nodeData,
+        Notifier notifier, DiscoveryHost host, DiscoveryMetrics metrics, ZkIonClusterNode local) {
         this.local = local;
         this.applier = new EventApplier(objects, nodeData, notifier, host, local, untrimmed, metrics);
-        this.cursor = new LogCursor(store, formats, metrics, host.log(), applier, untrimmed);
+        this.cursor = new LogCursor(store, formats, control, metrics, host.log(), applier, untrimmed);
         this.older = new OlderEntries(objects, host.log(), applier, untrimmed);
     }
 
@@ -47,6 +48,11 @@ public final class Member {
 
     public long lastEventId() {
         return applier.lastEventId();
+    }
+
+    /** @return The log position of the last entry this node applied: its epoch and ZooKeeper's sequence number. */
+    public long lastPosition() {
+        return cursor.lastPosition();
     }
 
     public UUID clusterId() {

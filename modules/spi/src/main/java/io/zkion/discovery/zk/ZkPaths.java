@@ -18,7 +18,9 @@ import java.util.UUID;
  * custom/c-&lt;seq&gt;     persistent   custom messages for the coordinator to log: mutable ones, and those
  *                                 sent from the discovery thread itself
  * log/e-&lt;seq&gt;        persistent   the event log: the coordinator's entries and members' custom messages,
- *                                 in ZooKeeper's sequence order; trimmed once every node acknowledged them
+ *                                 in ZooKeeper's sequence order; trimmed once every node acknowledged them.
+ *                                 Entries of log epoch n &gt; 0 are e&lt;n&gt;-&lt;seq&gt;: a rollover drains the log and
+ *                                 creates it anew, so that ZooKeeper's counter under it starts from zero
  * parts/&lt;uuid&gt;-&lt;k&gt;   either       pieces of payloads larger than one ZooKeeper request
  * </pre>
  * A stopped cluster leaves only the gate and the empty parents behind.
@@ -97,13 +99,14 @@ public final class ZkPaths {
         return left + "/" + id;
     }
 
-    public String logPrefix() {
-        return log + "/e-";
+    /** @return The prefix of the names of log entries of epoch {@code epoch}: {@code e-} in epoch 0, then {@code e<n>-}. */
+    public String logPrefix(long epoch) {
+        return log + "/e" + (epoch == 0 ? "" : Long.toString(epoch)) + "-";
     }
 
-    /** @return The path of the log entry numbered {@code seq}, as ZooKeeper names a sequential child. */
-    public String logEntry(long seq) {
-        return logPrefix() + String.format(Locale.ROOT, "%010d", seq);
+    /** @return The path of the log entry at {@code position}, as ZooKeeper names a sequential child. */
+    public String logEntry(long position) {
+        return logPrefix(epochOf(position)) + String.format(Locale.ROOT, "%010d", sequenceOf(position));
     }
 
     public String customPrefix() {
@@ -112,24 +115,63 @@ public final class ZkPaths {
 
     /**
      * Sequence numbers past this are close to ZooKeeper's limit of 2^31 (its counter is a signed int): a coordinator
-     * warns from here on, while there is time to restart the cluster, which resets the counter.
+     * warns from here on. The log rolls over to a new epoch long before (see {@code LogRollover}); only a rollover that
+     * cannot finish lets the counter come here.
      */
     public static final long SEQUENCE_WARNING = Integer.MAX_VALUE - (1L << 24);
 
+    /** Bits of a position that hold the sequence number within its epoch: ZooKeeper's counter is a signed int. */
+    private static final int SEQUENCE_BITS = 31;
+
     /**
-     * @return The sequence number ZooKeeper appended to a sequential node's name.
+     * @param nameOrPath A sequential znode's name, or its path.
+     * @return The position of a sequential node by its name: in the log, {@code epoch * 2^31 + sequence}, so that
+     *      positions grow across epochs; in custom/, its sequence number.
      * @throws ZkDataException If the counter wrapped: ZooKeeper then names children with negative numbers, and the
-     *      log's order would repeat itself.
+     *      order would repeat itself; or if the name is none of ours.
      */
-    public static long sequence(String name) {
-        long seq = Long.parseLong(name, name.length() - 10, name.length(), 10);
+    public static long sequence(String nameOrPath) {
+        String name = nameOrPath.substring(nameOrPath.lastIndexOf('/') + 1);
+        int dash = name.indexOf('-');
+
+        if (dash < 1 || name.length() - dash - 1 < 10)
+            throw new ZkDataException(name + ": not the name of a sequential znode of ZkIon");
+
+        long epoch;
+        long seq;
+
+        try {
+            epoch = dash == 1 ? 0 : Long.parseLong(name, 1, dash, 10);
+            seq = Long.parseLong(name, dash + 1, name.length(), 10);
+        }
+        catch (NumberFormatException e) {
+            throw new ZkDataException(name + ": not the name of a sequential znode of ZkIon (" + e.getMessage() + ")");
+        }
 
         if (seq < 0) {
             throw new ZkDataException(name + ": ZooKeeper's sequence counter under its parent wrapped past 2^31. "
                 + "Stop every node of the cluster: the last one out removes the log and its counter with it");
         }
 
-        return seq;
+        if (epoch < 0 || epoch >= 1L << 20)
+            throw new ZkDataException(name + ": log epoch " + epoch + " is outside 0.." + ((1L << 20) - 1));
+
+        return position(epoch, seq);
+    }
+
+    /** @return The position of the entry numbered {@code seq} in log epoch {@code epoch}. */
+    public static long position(long epoch, long seq) {
+        return epoch << SEQUENCE_BITS | seq;
+    }
+
+    /** @return The log epoch of {@code position}. */
+    public static long epochOf(long position) {
+        return position >>> SEQUENCE_BITS;
+    }
+
+    /** @return ZooKeeper's sequence number of {@code position}, within its epoch. */
+    public static long sequenceOf(long position) {
+        return position & ((1L << SEQUENCE_BITS) - 1);
     }
 
     /** @return The node id that names a child of alive/, join/, joined/ or left/, or null if it is none. */

@@ -21,17 +21,53 @@ public final class ClusterState {
     public final String format;
     public final UUID coordinator;
 
+    /**
+     * How often the coordinator started the log afresh (a new directory, so that ZooKeeper's sequence counter under
+     * it starts from zero again): the epoch entry names carry. 0 until the first rollover.
+     */
+    public final long logEpoch;
+
+    /** The position of the last entry of the epoch before this one: a reader checks it has that one. -1 in epoch 0. */
+    public final long epochFollows;
+
+    /**
+     * The fields of the epoch: names of the shared table that a state does not use otherwise, so that a reader that
+     * does not know them skips them and no new table version is needed. Written only from epoch 1 on, so that a
+     * state of epoch 0 holds the bytes it always did.
+     */
+    private static final String LOG_EPOCH = F.COUNT;
+    private static final String EPOCH_FOLLOWS = F.FIRST;
+
     public ClusterState(UUID clusterId, long gridStartTime, long topVer, long eventId, String format, UUID coordinator) {
+        this(clusterId, gridStartTime, topVer, eventId, format, coordinator, 0, -1);
+    }
+
+    public ClusterState(UUID clusterId, long gridStartTime, long topVer, long eventId, String format, UUID coordinator,
+        long logEpoch, long epochFollows) {
         this.clusterId = clusterId;
         this.gridStartTime = gridStartTime;
         this.topVer = topVer;
         this.eventId = eventId;
         this.format = format;
         this.coordinator = coordinator;
+        this.logEpoch = logEpoch;
+        this.epochFollows = epochFollows;
     }
 
     public ClusterState with(long topVer, long eventId, String format, UUID coordinator) {
-        return new ClusterState(clusterId, gridStartTime, topVer, eventId, format, coordinator);
+        return new ClusterState(clusterId, gridStartTime, topVer, eventId, format, coordinator, logEpoch, epochFollows);
+    }
+
+    /** @return This state in the next log epoch, which follows the entry at position {@code lastPosition}. */
+    public ClusterState nextEpoch(long lastPosition) {
+        return new ClusterState(clusterId, gridStartTime, topVer, eventId, format, coordinator, logEpoch + 1,
+            lastPosition);
+    }
+
+    /** @return A new cluster's state that goes on in the log epoch of this, a dead cluster's state. */
+    public ClusterState inEpochOf(ClusterState dead) {
+        return new ClusterState(clusterId, gridStartTime, topVer, eventId, format, coordinator, dead.logEpoch,
+            dead.epochFollows);
     }
 
     void write(IonWriter w) throws IOException {
@@ -48,6 +84,14 @@ public final class ClusterState {
         w.writeString(format);
         w.setFieldName(F.COORDINATOR);
         w.writeString(coordinator.toString());
+
+        if (logEpoch > 0) {
+            w.setFieldName(LOG_EPOCH);
+            w.writeInt(logEpoch);
+            w.setFieldName(EPOCH_FOLLOWS);
+            w.writeInt(epochFollows);
+        }
+
         w.stepOut();
     }
 
@@ -67,6 +111,8 @@ public final class ClusterState {
         long topVer = -1;
         long evt = -1;
         String format = null;
+        long epoch = 0;
+        long follows = -1;
 
         for (String f = s.nextField(); f != null; f = s.nextField()) {
             switch (f) {
@@ -76,6 +122,8 @@ public final class ClusterState {
                 case F.COUNTER: evt = s.longValue(f); break;
                 case F.FORMAT: format = s.string(f); break;
                 case F.COORDINATOR: crd = s.uuid(f); break;
+                case LOG_EPOCH: epoch = s.longValue(f); break;
+                case EPOCH_FOLLOWS: follows = s.longValue(f); break;
                 default:
             }
         }
@@ -88,12 +136,13 @@ public final class ClusterState {
         IonStructReader.require(evt >= 0, F.COUNTER, what);
         IonStructReader.require(format != null, F.FORMAT, what);
         IonStructReader.require(crd != null, F.COORDINATOR, what);
+        IonStructReader.require(epoch >= 0 && (epoch == 0 || follows >= 0), LOG_EPOCH, what);
 
-        return new ClusterState(cluster, start, topVer, evt, format, crd);
+        return new ClusterState(cluster, start, topVer, evt, format, crd, epoch, follows);
     }
 
     @Override public String toString() {
         return "ClusterState[cluster=" + clusterId + ", topVer=" + topVer + ", eventId=" + eventId + ", format=" + format
-            + ", coordinator=" + coordinator + "]";
+            + ", coordinator=" + coordinator + (logEpoch > 0 ? ", logEpoch=" + logEpoch : "") + "]";
     }
 }
