@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.zkion.discovery.ZkIonDiscoverySpi;
+import io.zkion.discovery.coordinator.Coordinator;
 import io.zkion.discovery.zk.ZkFaults;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.ignite.Ignite;
@@ -60,6 +61,8 @@ public final class ChaosNode {
         Path dir = Paths.get(args[5]);
         int sessionTimeout = Integer.getInteger("zkion.chaos.sessionTimeout", 6_000);
         EventLog log = new EventLog(dir.resolve(name + '.' + incarnation + ".log"));
+
+        Coordinator.rollLogAtForTest(Long.getLong("zkion.chaos.rollLogAt", 0));
 
         new ChaosNode(name, incarnation, log).run(client, args[3], args[4], dir, sessionTimeout);
     }

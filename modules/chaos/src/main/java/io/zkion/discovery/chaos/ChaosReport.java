@@ -64,7 +64,8 @@ final class ChaosReport {
         sb.append("  \"settings\": {\"faults\": ").append(settings.faults).append(", \"seed\": ").append(settings.seed)
             .append(", \"servers\": ").append(settings.servers).append(", \"clients\": ").append(settings.clients)
             .append(", \"zookeeperServers\": ").append(ZkEnsemble.SIZE).append(", \"sessionTimeoutMs\": ")
-            .append(settings.sessionTimeout).append(", \"kinds\": \"").append(settings.kinds).append("\"},\n");
+            .append(settings.sessionTimeout).append(", \"rollLogAt\": ").append(settings.rollLogAt)
+            .append(", \"kinds\": \"").append(settings.kinds).append("\"},\n");
         sb.append("  \"faultsInjected\": ").append(faults.size()).append(",\n");
         sb.append("  \"faultsByKind\": {");
 
@@ -124,8 +125,9 @@ final class ChaosReport {
         StringBuilder sb = new StringBuilder("# Chaos run\n\n");
 
         sb.append(String.format("%d faults on %d servers and %d clients (separate JVMs) over a ZooKeeper ensemble of %d "
-                + "processes; session timeout %d ms; seed %d; %.1f minutes in all.%n%n", faults.size(), settings.servers,
-            settings.clients, ZkEnsemble.SIZE, settings.sessionTimeout, settings.seed, durationMs / 60_000.0));
+                + "processes; session timeout %d ms; the log rolls over past %d entries; seed %d; %.1f minutes in all.%n%n",
+            faults.size(), settings.servers, settings.clients, ZkEnsemble.SIZE, settings.sessionTimeout,
+            settings.rollLogAt, settings.seed, durationMs / 60_000.0));
         sb.append("**Violations: ").append(violations.size()).append("** (target 0).\n\n");
         sb.append("Recovery: from the fault (for a pause, from SIGCONT) until every node runs again and reports one "
             + "topology version with all servers and clients in it, every partition has both owners, and every "

@@ -38,6 +38,9 @@ public final class ChaosRun {
         this.rnd = new Random(settings.seed);
     }
 
+    /** The log's epoch before the cluster stopped: how often it rolled over. */
+    private long logEpoch = -1;
+
     /** Runs, writes the report as {@code <base>.json|md}, and returns it. */
     ChaosReport run(String base) throws Exception {
         long started = System.currentTimeMillis();
@@ -75,6 +78,8 @@ public final class ChaosRun {
 
             Thread.sleep(3_000);
             verifyCache(faults.size());
+
+            logEpoch = ZnodeCheck.logEpoch(settings.zkConnect, settings.root);
 
             Set<String> stopped = cluster.stopAll();
 
@@ -259,6 +264,7 @@ public final class ChaosRun {
         t.put("acknowledged cache writes", puts);
         t.put("acknowledged writes read back at the end", keysVerified);
         t.put("node incarnations started", cluster == null ? 0L : cluster.everyIncarnation().size());
+        t.put("log rollovers (the log's epoch at the end)", logEpoch);
 
         return t;
     }

@@ -54,6 +54,7 @@ final class NodeProcess {
         cmd.add("-DIGNITE_UPDATE_NOTIFIER=false");
         cmd.add("-DIGNITE_NO_ASCII=true");
         cmd.add("-Dzkion.chaos.sessionTimeout=" + s.sessionTimeout);
+        cmd.add("-Dzkion.chaos.rollLogAt=" + s.rollLogAt);
 
         for (String opt : s.jvmOpens.trim().split("\\s+")) {
             if (!opt.isEmpty())

@@ -2,6 +2,8 @@ package io.zkion.discovery.chaos;
 
 import java.util.ArrayList;
 import java.util.List;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.zip.StreamingZip;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
@@ -34,6 +36,17 @@ final class ZnodeCheck {
             while (System.currentTimeMillis() < end);
 
             return left;
+        }
+    }
+
+    /** @return The log epoch the cluster state names: how often the log rolled over. */
+    static long logEpoch(String connect, String root) throws Exception {
+        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(connect, new RetryNTimes(10, 500))) {
+            zkc.start();
+            zkc.blockUntilConnected();
+
+            return new ControlCodec(StreamingZip.defaults()).decodeState(zkc.getData().forPath(root + "/state"),
+                root + "/state").logEpoch;
         }
     }
 

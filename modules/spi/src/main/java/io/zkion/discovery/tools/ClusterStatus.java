@@ -29,6 +29,7 @@ final class ClusterStatus {
     final List<Alive> alive = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
     int logEntries;
+    /** The position of the newest entry (see {@link ZkPaths#sequence}), or -1 if none. */
     long newestEntry = -1;
 
     /** One alive node; {@code info} null when its record does not decode (a newer release's, say). */
@@ -133,7 +134,8 @@ final class ClusterStatus {
         sb.append("gate           ").append(gate == null ? "absent" : (gate.open ? "open" : "CLOSED") + ", "
             + gate.format).append('\n');
         sb.append("log            ").append(logEntries).append(" entries not trimmed yet")
-            .append(newestEntry < 0 ? "" : ", newest e-" + newestEntry).append('\n');
+            .append(newestEntry < 0 ? "" : ", newest " + newestName())
+            .append(state.logEpoch == 0 ? "" : ", epoch " + state.logEpoch).append('\n');
 
         Alive slow = slowest();
 
@@ -185,5 +187,12 @@ final class ClusterStatus {
         }
 
         return sb.append("]}").toString();
+    }
+
+    /** @return The newest entry's name, as it stands in {@code log/}. */
+    private String newestName() {
+        String path = new ZkPaths("").logEntry(newestEntry);
+
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 }
