@@ -13,7 +13,7 @@ final class RunSettings {
     final int clients = Integer.getInteger("zkion.chaos.clients", 2);
     final int sessionTimeout = Integer.getInteger("zkion.chaos.sessionTimeout", 6_000);
     /** The log rolls over to a new epoch past this many entries (2^30 in production): here often, under the faults. */
-    final long rollLogAt = Long.getLong("zkion.chaos.rollLogAt", 150);
+    final long rollLogAt = Long.getLong("zkion.chaos.rollLogAt", 60);
     /** Longest wait for the cluster to settle after a fault; past it, the run records a violation and stops. */
     final long recoveryTimeoutMs = Long.getLong("zkion.chaos.recoveryTimeoutMs", 180_000);
     /** The fault kinds to draw from (zkion.chaos.kinds, comma-separated names): all by default; fewer to chase one. */
