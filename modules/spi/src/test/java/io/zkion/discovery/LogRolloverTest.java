@@ -109,6 +109,8 @@ public class LogRolloverTest extends ZkIonTestSupport {
             ClusterState st = codec.decodeState(zkc.getData().forPath(root + "/state"), "state");
 
             assertTrue("several rollovers: " + st, st.logEpoch >= 3);
+            assertTrue("counted", ((IgniteEx)all.get(0)).context().metric().registry("io.discovery.zkion")
+                .<org.apache.ignite.spi.metric.LongMetric>findMetric("LogRollovers").value() >= 1);
             // Members append until the coordinator's next step closes the gate: a drain starts a little past the threshold.
             assertTrue("ZooKeeper's counter stays well below the entries written: " + highestSeq.get(),
                 highestSeq.get() < ROLL_AT + 140);

@@ -1,6 +1,7 @@
 package io.zkion.discovery.coordinator;
 
 import java.util.concurrent.TimeUnit;
+import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
@@ -48,6 +49,7 @@ final class LogRollover {
     private final Gate gate;
     private final ZkStore store;
     private final IgniteLogger log;
+    private final DiscoveryMetrics metrics;
 
     private State state = State.IDLE;
 
@@ -62,6 +64,7 @@ final class LogRollover {
         this.gate = gate;
         this.store = ctx.store;
         this.log = ctx.log;
+        this.metrics = ctx.metrics;
     }
 
     /** Makes a rollover due from sequence number {@code seq} on, in every coordinator of this JVM. */
@@ -136,6 +139,7 @@ final class LogRollover {
         }
 
         state = State.IDLE;
+        metrics.onLogRolledOver();
 
         log.info("The event log rolled over to epoch " + (ZkPaths.epochOf(last) + 1) + " after "
             + store.paths().logEntry(last) + " [drain=" + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - drainStarted)

@@ -28,6 +28,7 @@ public final class DiscoveryMetrics {
     private final LongAdder gateClosings = new LongAdder();
     private final LongAdder gateWaits = new LongAdder();
     private final LongAdder undeliverable = new LongAdder();
+    private final LongAdder logRollovers = new LongAdder();
 
     public void onJoined() { joined.increment(); }
     public void onLeft() { left.increment(); }
@@ -43,6 +44,7 @@ public final class DiscoveryMetrics {
     public void onSuspended() { suspensions.increment(); }
     public void onGateClosed() { gateClosings.increment(); }
     public void onGateWait() { gateWaits.increment(); }
+    public void onLogRolledOver() { logRollovers.increment(); }
     public void onUndeliverable() { undeliverable.increment(); }
 
     public long bytesWritten() {
@@ -114,6 +116,8 @@ public final class DiscoveryMetrics {
         add(own, "LogGateRetries", "Custom message appends that met a closed log gate and were retried.", gateWaits);
         add(own, "UndeliverableCustomEvents", "Custom events this node could not read and skipped (the others"
             + " deliver them).", undeliverable);
+        add(own, "LogRollovers", "Times this node, as coordinator, started the event log afresh in a new epoch.",
+            logRollovers);
         own.register("PendingLogEntries", pendingEntries, "Event log entries not yet trimmed, as this node knows them.");
     }
 
