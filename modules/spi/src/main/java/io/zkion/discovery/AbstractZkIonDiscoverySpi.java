@@ -242,10 +242,12 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         locNode = createLocalNode();
         lsnr.onLocalNodeInitialized(locNode);
 
-        client = new ZooKeeperConnector(zkConnectionString, sesTimeout, DigestCredentials.resolve(zkDigestAuth),
-            ignite == null ? null : ignite.name(), log).connect();
+        ZooKeeperConnector zc = new ZooKeeperConnector(zkConnectionString, sesTimeout,
+            DigestCredentials.resolve(zkDigestAuth), ignite == null ? null : ignite.name(), log);
 
-        if (zkDigestAuth == null)
+        client = zc.connect();
+
+        if (!zc.creatorOnly())
             log.warning(DigestCredentials.openWarning(zkRootPath, ((IgniteEx)ignite).context().security().enabled()));
 
         int limit = zkRequestSizeLimit > 0 ? zkRequestSizeLimit : Integer.getInteger("jute.maxbuffer", ZK_DFLT_MAX_BUFFER);

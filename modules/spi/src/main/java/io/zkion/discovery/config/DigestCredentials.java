@@ -61,7 +61,7 @@ public final class DigestCredentials {
      */
     public static String openWarning(String root, boolean security) {
         return "The znodes under " + root + " are open to every ZooKeeper client, to read and to write: set"
-            + " zkDigestAuth to make them creator-only" + (security ? ". Ignite's security is on: each joining node's"
+            + " zkDigestAuth, or log in to ZooKeeper with SASL, to make them creator-only" + (security ? ". Ignite's security is on: each joining node's"
             + " credentials are in its join request, readable by any ZooKeeper client meanwhile" : "");
     }
 }

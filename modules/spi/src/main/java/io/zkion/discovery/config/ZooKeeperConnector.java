@@ -17,7 +17,7 @@ import org.apache.zookeeper.data.ACL;
 
 /**
  * Opens the Curator client a node runs on: the session timeout, retries, a bound on every request, digest
- * credentials with creator-only ACLs, and thread names that tell the nodes of one JVM apart. Fails with a message
+ * credentials, creator-only ACLs with them or with a SASL login, and thread names that tell the nodes of one JVM apart. Fails with a message
  * that names what to change when ZooKeeper cannot be reached.
  */
 public final class ZooKeeperConnector {
@@ -74,17 +74,26 @@ public final class ZooKeeperConnector {
         return connect(granted);
     }
 
+    /** @return Whether the znodes this node creates are creator-only: it authenticates with a digest or with SASL. */
+    public boolean creatorOnly() {
+        return digestAuth != null || SaslLogin.configured(new ZKClientConfig());
+    }
+
     private CuratorFramework connect(long sessionTimeout) {
+        ZKClientConfig cfg = clientConfig(sessionTimeout);
         CuratorFrameworkFactory.Builder b = CuratorFrameworkFactory.builder()
             .connectString(connectionString)
             .sessionTimeoutMs((int)sessionTimeout)
             .connectionTimeoutMs((int)Math.min(sessionTimeout, 15_000))
             .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
-            .zkClientConfig(clientConfig(sessionTimeout))
+            .zkClientConfig(cfg)
             .threadFactory(threads());
 
-        if (digestAuth != null) {
+        if (digestAuth != null)
             b.authorization("digest", digestAuth.getBytes(StandardCharsets.UTF_8));
+
+        // Creator-only for the identity this session authenticates as: the digest's, or the SASL login's.
+        if (digestAuth != null || SaslLogin.configured(cfg)) {
             b.aclProvider(new ACLProvider() {
                 @Override public List<ACL> getDefaultAcl() {
                     return ZooDefs.Ids.CREATOR_ALL_ACL;

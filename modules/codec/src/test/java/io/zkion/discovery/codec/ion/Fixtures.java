@@ -24,7 +24,7 @@ public final class Fixtures {
     }
 
     /** Fixture name to the batch it holds. */
-    static Map<String, EventBatch> batches() {
+    public static Map<String, EventBatch> batches() {
         Map<String, EventBatch> m = new LinkedHashMap<>();
 
         m.put("batch-every-kind", Events.batch(1000, 10, 40));
