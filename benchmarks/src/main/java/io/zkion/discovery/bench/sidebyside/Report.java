@@ -196,31 +196,44 @@ final class Report {
             CategoryChart c = new CategoryChartBuilder().width(800).height(450).title(metric).xAxisTitle("percentile")
                 .yAxisTitle(unit).build();
             List<String> xs = List.of("p50", "p90", "p99");
+            List<List<Double>> plotted = new ArrayList<>();
 
             for (Map.Entry<SpiKind, List<Double>> e : bySpi.entrySet()) {
                 List<Double> v = e.getValue();
 
-                c.addSeries(e.getKey().name(), xs, List.of(percentile(v, 50), percentile(v, 90), percentile(v, 99)));
+                if (v.isEmpty())
+                    continue; // Not measured for this SPI.
+
+                List<Double> ps = List.of(percentile(v, 50), percentile(v, 90), percentile(v, 99));
+
+                c.addSeries(e.getKey().name(), xs, ps);
+                plotted.add(ps);
             }
 
-            c.getStyler().setYAxisLogarithmic(wideSpread(bySpi));
+            c.getStyler().setYAxisLogarithmic(wideSpread(plotted));
             chart = c;
         }
         else {
             XYChart c = new XYChartBuilder().width(800).height(450).title(metric).xAxisTitle("round").yAxisTitle(unit)
                 .build();
 
+            List<List<Double>> plotted = new ArrayList<>();
+
             for (Map.Entry<SpiKind, List<Double>> e : bySpi.entrySet()) {
                 List<Double> v = e.getValue();
                 List<Integer> rounds = new ArrayList<>();
+
+                if (v.isEmpty())
+                    continue; // Not measured for this SPI.
 
                 for (int i = 1; i <= v.size(); i++)
                     rounds.add(i);
 
                 c.addSeries(e.getKey().name(), rounds, v);
+                plotted.add(v);
             }
 
-            c.getStyler().setYAxisLogarithmic(wideSpread(bySpi));
+            c.getStyler().setYAxisLogarithmic(wideSpread(plotted));
             chart = c;
         }
 
@@ -234,15 +247,19 @@ final class Report {
         return m.find() ? m.group(1) : "value";
     }
 
-    /** @return Whether the positive values span more than 20x: then a linear axis flattens the smaller SPIs. */
-    private static boolean wideSpread(Map<SpiKind, List<Double>> bySpi) {
+    /**
+     * @return Whether the values plotted are all positive and span more than 20x: then a linear axis flattens the
+     *      smaller SPIs. A zero or a missing value (a percentile of nothing) keeps the axis linear: a log axis cannot
+     *      show it.
+     */
+    static boolean wideSpread(List<List<Double>> plotted) {
         double min = Double.MAX_VALUE;
         double max = 0;
 
-        for (List<Double> v : bySpi.values()) {
+        for (List<Double> v : plotted) {
             for (double d : v) {
-                if (d <= 0)
-                    return false; // A log axis cannot show it.
+                if (!(d > 0) || Double.isInfinite(d))
+                    return false;
 
                 min = Math.min(min, d);
                 max = Math.max(max, d);

@@ -29,12 +29,17 @@ public class ReportChartTest {
         results.put("join storm, 3 servers (ms)", perSpi(List.of(900.0, 950.0), List.of(1200.0, 1300.0),
             List.of(10.0, 12.0)));
 
+        // Measured for ZkIon alone, across a wide range: the run of 2026-11-23 stopped at such a chart.
+        results.put("zkion data znode per join (bytes)", perSpi(List.of(100.0, 9000.0), List.of(), List.of()));
+        results.put("allocation per event (bytes)", perSpi(List.of(0.0, 40.0), List.of(900.0, 1000.0), List.of(0.0, 0.0)));
+
         Path dir = Files.createTempDirectory("report");
 
         new Report(results, new LinkedHashMap<>(), 3, 0).write(dir);
 
-        assertTrue(Files.size(dir.resolve("side-by-side-custom-event-round-trip-3-servers.png")) > 1_000);
-        assertTrue(Files.size(dir.resolve("side-by-side-join-storm-3-servers.png")) > 1_000);
+        for (String chart : List.of("custom-event-round-trip-3-servers", "join-storm-3-servers",
+            "zkion-data-znode-per-join", "allocation-per-event"))
+            assertTrue(chart, Files.size(dir.resolve("side-by-side-" + chart + ".png")) > 1_000);
     }
 
     private static Map<SpiKind, List<Double>> perSpi(List<Double> zkion, List<Double> stock, List<Double> tcp) {
