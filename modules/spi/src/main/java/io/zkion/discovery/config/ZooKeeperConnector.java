@@ -74,9 +74,12 @@ public final class ZooKeeperConnector {
         return connect(granted);
     }
 
-    /** @return Whether the znodes this node creates are creator-only: it authenticates with a digest or with SASL. */
+    /** Whether the znodes this node creates are creator-only: it authenticates with a digest or with SASL. */
+    private boolean creatorOnly;
+
+    /** @return Whether the znodes this node creates are creator-only, as {@link #connect} found. */
     public boolean creatorOnly() {
-        return digestAuth != null || SaslLogin.configured(new ZKClientConfig());
+        return creatorOnly;
     }
 
     private CuratorFramework connect(long sessionTimeout) {
@@ -93,7 +96,9 @@ public final class ZooKeeperConnector {
             b.authorization("digest", digestAuth.getBytes(StandardCharsets.UTF_8));
 
         // Creator-only for the identity this session authenticates as: the digest's, or the SASL login's.
-        if (digestAuth != null || SaslLogin.configured(cfg)) {
+        creatorOnly = digestAuth != null || SaslLogin.configured(cfg);
+
+        if (creatorOnly) {
             b.aclProvider(new ACLProvider() {
                 @Override public List<ACL> getDefaultAcl() {
                     return ZooDefs.Ids.CREATOR_ALL_ACL;

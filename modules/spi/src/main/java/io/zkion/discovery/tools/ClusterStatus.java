@@ -134,7 +134,7 @@ final class ClusterStatus {
         sb.append("gate           ").append(gate == null ? "absent" : (gate.open ? "open" : "CLOSED") + ", "
             + gate.format).append('\n');
         sb.append("log            ").append(logEntries).append(" entries not trimmed yet")
-            .append(newestEntry < 0 ? "" : ", newest " + newestName())
+            .append(newestEntry < 0 ? "" : ", newest " + ZkPaths.entryName(newestEntry))
             .append(state.logEpoch == 0 ? "" : ", epoch " + state.logEpoch).append('\n');
 
         Alive slow = slowest();
@@ -187,12 +187,5 @@ final class ClusterStatus {
         }
 
         return sb.append("]}").toString();
-    }
-
-    /** @return The newest entry's name, as it stands in {@code log/}. */
-    private String newestName() {
-        String path = new ZkPaths("").logEntry(newestEntry);
-
-        return path.substring(path.lastIndexOf('/') + 1);
     }
 }

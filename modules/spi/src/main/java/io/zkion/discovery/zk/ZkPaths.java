@@ -99,14 +99,24 @@ public final class ZkPaths {
         return left + "/" + id;
     }
 
-    /** @return The prefix of the names of log entries of epoch {@code epoch}: {@code e-} in epoch 0, then {@code e<n>-}. */
+    /** @return The prefix of the paths of log entries of epoch {@code epoch}. */
     public String logPrefix(long epoch) {
-        return log + "/e" + (epoch == 0 ? "" : Long.toString(epoch)) + "-";
+        return log + "/" + namePrefix(epoch);
     }
 
     /** @return The path of the log entry at {@code position}, as ZooKeeper names a sequential child. */
     public String logEntry(long position) {
-        return logPrefix(epochOf(position)) + String.format(Locale.ROOT, "%010d", sequenceOf(position));
+        return log + "/" + entryName(position);
+    }
+
+    /** @return The name of the log entry at {@code position}, as ZooKeeper names a sequential child. */
+    public static String entryName(long position) {
+        return namePrefix(epochOf(position)) + String.format(Locale.ROOT, "%010d", sequenceOf(position));
+    }
+
+    /** @return What the names of log entries of epoch {@code epoch} start with: {@code e-} in epoch 0, then {@code e<n>-}. */
+    private static String namePrefix(long epoch) {
+        return "e" + (epoch == 0 ? "" : Long.toString(epoch)) + "-";
     }
 
     public String customPrefix() {
