@@ -8,6 +8,7 @@ import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,6 +19,8 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteState;
 import org.apache.ignite.Ignition;
+import org.apache.ignite.cache.affinity.rendezvous.RendezvousAffinityFunction;
+import org.apache.ignite.configuration.CacheConfiguration;
 import org.apache.ignite.configuration.IgniteConfiguration;
 import org.apache.ignite.events.DiscoveryEvent;
 import org.apache.ignite.events.Event;
@@ -30,7 +33,8 @@ import org.apache.ignite.lang.IgnitePredicate;
  * It writes what it sees to {@code <dir>/<name>.<incarnation>.log} ({@link EventLog}), its state to
  * {@code <name>.status} ({@link StatusWriter}), and takes one command a line on stdin: {@code expire} (its session
  * ended on the server), {@code expire-local} (ZooKeeper's client told its session expired), {@code lose-reply},
- * {@code send <n>}, {@code stop-writes} and {@code verify <seq>} (clients), {@code stop}.
+ * {@code send <n>}, {@code create-cache <name>} (and a put into it), {@code caches <seq>} (the cache names this node
+ * knows), {@code stop-writes} and {@code verify <seq>} (clients), {@code stop}.
  * It exits once its Ignite node stopped, whatever stopped it: a segmented node does not linger.
  */
 public final class ChaosNode {
@@ -82,7 +86,9 @@ public final class ChaosNode {
                 stopped.countDown();
         });
 
-        log.write("LAUNCH", "pid=" + ProcessHandle.current().pid());
+        // Which build of the plugin this process runs, as the class loader found it: the mixed-release tests check it.
+        log.write("LAUNCH", "pid=" + ProcessHandle.current().pid(), "release=" + System.getProperty("zkion.chaos.release"),
+            "spi=" + ZkIonDiscoverySpi.class.getProtectionDomain().getCodeSource().getLocation().getPath());
 
         try {
             ignite = Ignition.start(cfg);
@@ -209,6 +215,15 @@ public final class ChaosNode {
                 break;
             case "send":
                 send(Integer.parseInt(cmd[1]));
+                break;
+            case "create-cache":
+                // Few partitions: the last nodes of a run hold every cache in their small data regions.
+                ignite.getOrCreateCache(new CacheConfiguration<String, String>(cmd[1]).setBackups(1)
+                    .setAffinity(new RendezvousAffinityFunction(false, 16))).put(cmd[1], name);
+                log.write("CREATED", cmd[1]);
+                break;
+            case "caches":
+                log.write("CACHES", cmd[1], new TreeSet<>(ignite.cacheNames()).toString().replace(" ", ""));
                 break;
             case "verify":
                 workload.verify(cmd[1]);

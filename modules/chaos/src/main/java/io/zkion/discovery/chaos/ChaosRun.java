@@ -180,7 +180,7 @@ public final class ChaosRun {
 
             c.command("verify " + seq);
 
-            NodeHistory.Line answer = awaitVerify(c, seq, 120_000);
+            NodeHistory.Line answer = c.awaitAnswer("VERIFY", seq, 120_000);
 
             if (answer == null)
                 continue;
@@ -201,21 +201,6 @@ public final class ChaosRun {
 
         record(fault, List.of(new Violation(Violation.CACHE, "no client could read the acknowledged writes back "
             + "(4 attempts)")));
-    }
-
-    private static NodeHistory.Line awaitVerify(NodeProcess c, String seq, long timeoutMs) throws Exception {
-        long end = System.currentTimeMillis() + timeoutMs;
-
-        while (System.currentTimeMillis() < end && c.alive()) {
-            for (NodeHistory.Line l : NodeHistory.read(c.logFile()).lines) {
-                if (l.kind.equals("VERIFY") && l.fields[0].equals(seq))
-                    return l;
-            }
-
-            Thread.sleep(500);
-        }
-
-        return null;
     }
 
     private void record(int fault, List<Violation> found) {

@@ -2,6 +2,7 @@ package io.zkion.discovery.chaos;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,8 @@ final class Cluster {
     private final List<NodeProcess> past = new ArrayList<>();
     /** Names a fault is meant to take down: their exit is the fault's doing, not an incident. */
     private final Set<String> expectedDown = new HashSet<>();
+    /** The release each name runs when next started; the build under test unless set. */
+    private final Map<String, Release> releases = new HashMap<>();
     /** Exits nobody caused: a node that stopped by itself. */
     final List<String> unplannedExits = new ArrayList<>();
     private int nextIncarnation;
@@ -45,7 +48,37 @@ final class Cluster {
         if (old != null)
             past.add(old);
 
-        nodes.put(name, NodeProcess.start(name, client, nextIncarnation++, settings));
+        nodes.put(name, NodeProcess.start(name, client, nextIncarnation++, settings,
+            releases.computeIfAbsent(name, n -> Release.current(settings))));
+    }
+
+    /** Node {@code name} runs {@code release} from its next start on. */
+    void runs(String name, Release release) {
+        releases.put(name, release);
+    }
+
+    /**
+     * Stops node {@code name} gracefully and starts it again running {@code release}: one step of a rolling
+     * restart. @return Whether the old incarnation stopped cleanly (else it is killed first).
+     */
+    boolean replace(String name, Release release) throws IOException, InterruptedException {
+        NodeProcess old = nodes.get(name);
+        boolean clean;
+
+        expectDown(name);
+        old.command("stop");
+        clean = old.awaitExit(60_000) && old.exitCode() == ChaosNode.EXIT_STOPPED;
+
+        if (!clean) {
+            unplannedExits.add(old.key() + " did not stop cleanly on stop (exit " + old.exitCode() + ')');
+            old.kill9();
+        }
+
+        expectedDown.remove(name);
+        runs(name, release);
+        start(name, old.client);
+
+        return clean;
     }
 
     List<NodeProcess> running() {

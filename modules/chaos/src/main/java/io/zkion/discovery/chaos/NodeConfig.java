@@ -31,6 +31,11 @@ final class NodeConfig {
             .setZkRootPath(root)
             .setSessionTimeout(sessionTimeout)
             .setZkFaultsForTest(faults);
+        String formats = System.getProperty("zkion.chaos.eventFormats");
+
+        // A node that reads fewer formats: the cluster writes the best one every node reads.
+        if (formats != null)
+            spi.setEventFormats(formats.split(","));
 
         DataStorageConfiguration storage = new DataStorageConfiguration().setDefaultDataRegionConfiguration(
             new DataRegionConfiguration().setName("default").setInitialSize(32L << 20).setMaxSize(64L << 20));

@@ -22,19 +22,22 @@ final class NodeProcess {
     final String name;
     final boolean client;
     final int incarnation;
+    final Release release;
     private final Process proc;
     private final Path dir;
 
-    private NodeProcess(String name, boolean client, int incarnation, Process proc, Path dir) {
+    private NodeProcess(String name, boolean client, int incarnation, Release release, Process proc, Path dir) {
         this.name = name;
         this.client = client;
         this.incarnation = incarnation;
+        this.release = release;
         this.proc = proc;
         this.dir = dir;
     }
 
-    /** Starts incarnation {@code incarnation} of node {@code name}. */
-    static NodeProcess start(String name, boolean client, int incarnation, RunSettings s) throws IOException {
+    /** Starts incarnation {@code incarnation} of node {@code name}, running {@code release}. */
+    static NodeProcess start(String name, boolean client, int incarnation, RunSettings s, Release release)
+        throws IOException {
         Path logging = s.runDir.resolve(LOGGING);
 
         if (!Files.exists(logging))
@@ -61,8 +64,10 @@ final class NodeProcess {
                 cmd.add(opt);
         }
 
+        cmd.addAll(release.jvmArgs);
+        cmd.add("-Dzkion.chaos.release=" + release.name);
         cmd.add("-cp");
-        cmd.add(s.classPath);
+        cmd.add(release.classPath);
         cmd.add(ChaosNode.class.getName());
         cmd.add(client ? "client" : "server");
         cmd.add(name);
@@ -75,7 +80,7 @@ final class NodeProcess {
             .redirectOutput(ProcessBuilder.Redirect.appendTo(s.runDir.resolve(name + '.' + incarnation + ".out").toFile()))
             .start();
 
-        return new NodeProcess(name, client, incarnation, p, s.runDir);
+        return new NodeProcess(name, client, incarnation, release, p, s.runDir);
     }
 
     String key() {
@@ -127,6 +132,25 @@ final class NodeProcess {
 
     boolean awaitExit(long timeoutMs) throws InterruptedException {
         return proc.waitFor(timeoutMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * Waits for the node's answer to a command numbered {@code seq}: its first line of {@code kind} whose first
+     * field is {@code seq}. @return The line, or null if none came within the timeout or the process ended.
+     */
+    NodeHistory.Line awaitAnswer(String kind, String seq, long timeoutMs) throws IOException, InterruptedException {
+        long end = System.currentTimeMillis() + timeoutMs;
+
+        while (System.currentTimeMillis() < end && alive()) {
+            for (NodeHistory.Line l : NodeHistory.read(logFile()).lines) {
+                if (l.kind.equals(kind) && l.fields.length > 0 && l.fields[0].equals(seq))
+                    return l;
+            }
+
+            Thread.sleep(250);
+        }
+
+        return null;
     }
 
     /** @return The status the node last wrote, or null if there is none of this incarnation yet. */

@@ -9,8 +9,8 @@ final class RunSettings {
     final int faults = Integer.getInteger("zkion.chaos.faults", 8);
     final long seed = Long.getLong("zkion.chaos.seed", 0) != 0 ? Long.getLong("zkion.chaos.seed")
         : System.currentTimeMillis();
-    final int servers = Integer.getInteger("zkion.chaos.servers", 6);
-    final int clients = Integer.getInteger("zkion.chaos.clients", 2);
+    final int servers;
+    final int clients;
     final int sessionTimeout = Integer.getInteger("zkion.chaos.sessionTimeout", 6_000);
     /** The log rolls over to a new epoch past this many entries (2^30 in production): here often, under the faults. */
     final long rollLogAt = Long.getLong("zkion.chaos.rollLogAt", 60);
@@ -37,7 +37,13 @@ final class RunSettings {
     }
 
     RunSettings(Path reportDir, Path runDir) {
+        this(reportDir, runDir, Integer.getInteger("zkion.chaos.servers", 6), Integer.getInteger("zkion.chaos.clients", 2));
+    }
+
+    RunSettings(Path reportDir, Path runDir, int servers, int clients) {
         this.reportDir = reportDir;
         this.runDir = runDir;
+        this.servers = servers;
+        this.clients = clients;
     }
 }

@@ -2,6 +2,7 @@ package io.zkion.discovery.chaos;
 
 import java.util.ArrayList;
 import java.util.List;
+import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.zip.StreamingZip;
 import org.apache.curator.framework.CuratorFramework;
@@ -18,10 +19,7 @@ final class ZnodeCheck {
 
     /** @return The paths left behind, waiting up to {@code waitMs} for ephemeral znodes of closed sessions to go. */
     static List<String> leftBehind(String connect, String root, long waitMs) throws Exception {
-        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(connect, new RetryNTimes(10, 500))) {
-            zkc.start();
-            zkc.blockUntilConnected();
-
+        try (CuratorFramework zkc = connect(connect)) {
             long end = System.currentTimeMillis() + waitMs;
             List<String> left;
 
@@ -41,13 +39,35 @@ final class ZnodeCheck {
 
     /** @return The log epoch the cluster state names: how often the log rolled over. */
     static long logEpoch(String connect, String root) throws Exception {
-        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(connect, new RetryNTimes(10, 500))) {
-            zkc.start();
-            zkc.blockUntilConnected();
+        return state(connect, root).logEpoch;
+    }
 
-            return new ControlCodec(StreamingZip.defaults()).decodeState(zkc.getData().forPath(root + "/state"),
-                root + "/state").logEpoch;
+    /** @return The format the cluster writes, as {@code gate} names it for members and {@code state} records it. */
+    static String writeFormat(String connect, String root) throws Exception {
+        ControlCodec codec = new ControlCodec(StreamingZip.defaults());
+
+        try (CuratorFramework zkc = connect(connect)) {
+            String gate = codec.decodeGate(zkc.getData().forPath(root + "/gate"), root + "/gate").format;
+            String state = codec.decodeState(zkc.getData().forPath(root + "/state"), root + "/state").format;
+
+            return gate.equals(state) ? gate : "gate " + gate + ", state " + state;
         }
+    }
+
+    private static ClusterState state(String connect, String root) throws Exception {
+        try (CuratorFramework zkc = connect(connect)) {
+            return new ControlCodec(StreamingZip.defaults()).decodeState(zkc.getData().forPath(root + "/state"),
+                root + "/state");
+        }
+    }
+
+    private static CuratorFramework connect(String connect) throws InterruptedException {
+        CuratorFramework zkc = CuratorFrameworkFactory.newClient(connect, new RetryNTimes(10, 500));
+
+        zkc.start();
+        zkc.blockUntilConnected();
+
+        return zkc;
     }
 
     private static List<String> list(CuratorFramework zkc, String root) throws Exception {

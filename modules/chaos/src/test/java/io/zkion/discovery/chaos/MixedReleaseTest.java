@@ -1,0 +1,89 @@
+package io.zkion.discovery.chaos;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Nodes of release 0.1.0, built from the repository's history, and of the build under test in one cluster, each in
+ * its own JVM on one ZooKeeper ensemble (issue 13): a rolling upgrade of every server, coordinator last, and the
+ * same backwards. Each step is checked as {@link RollingRestart} says.
+ */
+public class MixedReleaseTest {
+    /** The earlier release, and its commit (tag v0.1.0). */
+    static final String OLD = "0.1.0";
+    static final String OLD_COMMIT = "c7f83adc525f00639ff8b9accd1daf52309d51ff";
+
+    private static List<Path> oldJars;
+
+    @BeforeClass public static void buildOldRelease() throws Exception {
+        oldJars = ReleaseBuild.jars(OLD, OLD_COMMIT);
+    }
+
+    /**
+     * Scenarios 1 and 3: 0.1.0 servers, the coordinator among them, restarted one by one into the build under test
+     * while a client of the build under test writes. Until the coordinator's turn an old coordinator admits new nodes.
+     * The old nodes read only ion-1 and jdk-zlib (0.1.0 reads ion-2 too; a cluster that had not enabled it), so the
+     * cluster writes ion-1 until the last old node has left, then ion-2.
+     */
+    @Test(timeout = 20 * 60_000L) public void upgradeOneServerAtATime() throws Exception {
+        try (RollingRestart run = new RollingRestart("upgrade")) {
+            Release old = old(run).with("-Dzkion.chaos.eventFormats=ion-1,jdk-zlib");
+            Release now = Release.current(run.settings);
+
+            run.start(old, now);
+            run.assertWriteFormat("ion-1", "with every server on " + OLD);
+
+            List<String> order = run.restartOrder();
+
+            for (int i = 0; i < order.size(); i++) {
+                if (i < order.size() - 1)
+                    assertTrue("an old coordinator admits the new nodes", run.releaseOf(run.coordinator()) == old);
+
+                run.step(order.get(i), now);
+                run.assertWriteFormat(i < order.size() - 1 ? "ion-1" : "ion-2", "after " + (i + 1) + " restarts");
+            }
+
+            report("upgrade " + OLD + " to current", run.finish());
+        }
+    }
+
+    /**
+     * Scenarios 2 and 4: servers of the build under test restarted one by one into 0.1.0 (its default formats) while
+     * a 0.1.0 client writes. Until the coordinator's turn a new coordinator has old members.
+     */
+    @Test(timeout = 20 * 60_000L) public void downgradeOneServerAtATime() throws Exception {
+        try (RollingRestart run = new RollingRestart("downgrade")) {
+            Release old = old(run);
+            Release now = Release.current(run.settings);
+
+            run.start(now, old);
+
+            List<String> order = run.restartOrder();
+
+            for (int i = 0; i < order.size(); i++) {
+                if (i < order.size() - 1)
+                    assertTrue("a new coordinator has old members", run.releaseOf(run.coordinator()) == now);
+
+                run.step(order.get(i), old);
+                run.assertWriteFormat("ion-2", "after " + (i + 1) + " restarts");
+            }
+
+            report("downgrade current to " + OLD, run.finish());
+        }
+    }
+
+    private static Release old(RollingRestart run) {
+        return Release.of(OLD, run.settings.classPath, oldJars);
+    }
+
+    private static void report(String what, RollingRestart.Tally t) {
+        System.out.println("[mixed-release] " + what + ": " + t);
+        assertTrue("failed puts other than a topology change's (which Ignite documents as retriable): "
+            + t.failedPuts, t.failedPuts.keySet().stream().allMatch(k -> k.startsWith("ClusterTopology")));
+    }
+}
