@@ -26,8 +26,12 @@ final class PartsManifest {
         this.crc32 = crc32;
     }
 
+    /**
+     * @return Whether {@code data} is a manifest of any version, whatever its length: a newer release's manifest
+     *      must be refused as one, by its version, not read as a payload.
+     */
     static boolean isManifest(byte[] data) {
-        return data != null && data.length == LENGTH && Arrays.equals(Arrays.copyOf(data, MAGIC.length), MAGIC);
+        return data != null && data.length > MAGIC.length && Arrays.equals(Arrays.copyOf(data, MAGIC.length), MAGIC);
     }
 
     byte[] encode() {
@@ -41,7 +45,12 @@ final class PartsManifest {
         int version = b.get();
 
         if (version != 1)
-            throw new ZkDataException(path + " is a parts manifest of unknown version " + version);
+            throw new ZkDataException(path + " is a parts manifest of unknown version " + version
+                + " (this node reads version 1): a newer release wrote it; upgrade this node");
+
+        if (data.length != LENGTH)
+            throw new ZkDataException(path + " is a corrupt parts manifest: " + data.length + " bytes, version 1 has "
+                + LENGTH);
 
         PartsManifest m = new PartsManifest(new UUID(b.getLong(), b.getLong()), b.getInt(), b.getInt(), b.getLong());
 

@@ -299,7 +299,18 @@ public final class ZkStore {
 
         ops.add(client.transactionOp().delete().forPath(path));
 
-        for (String part : partPaths(path, rawData))
+        List<String> parts;
+
+        try {
+            parts = partPaths(path, rawData);
+        }
+        catch (ZkDataException unreadable) {
+            // A manifest of a newer version, or corrupt: the znode goes all the same, and the sweep of parts no
+            // manifest names takes its parts later.
+            parts = Collections.emptyList();
+        }
+
+        for (String part : parts)
             ops.add(client.transactionOp().delete().forPath(part));
 
         return ops;
