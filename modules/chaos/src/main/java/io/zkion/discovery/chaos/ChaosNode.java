@@ -94,7 +94,13 @@ public final class ChaosNode {
             ignite = Ignition.start(cfg);
         }
         catch (Exception e) {
-            log.write("STARTFAIL", oneLine(e));
+            Throwable cause = e;
+
+            // The deepest cause: a refused join's reason, as the coordinator's Ignite gave it.
+            while (cause.getCause() != null && cause.getCause() != cause)
+                cause = cause.getCause();
+
+            log.write("STARTFAIL", oneLine(cause));
             Runtime.getRuntime().halt(EXIT_OTHER);
         }
 

@@ -56,6 +56,12 @@ final class Release {
         return new Release(name, String.join(File.pathSeparator, out), List.of(), spi);
     }
 
+    /** A build whose whole class path is given: another Ignite line's, say. */
+    static Release of(String name, List<String> classPath, Path spiJar) {
+        return new Release(name, String.join(File.pathSeparator, classPath), List.of(),
+            spiJar.toAbsolutePath().toString());
+    }
+
     /** @return This release started with {@code args} too (system properties the node reads). */
     Release with(String... args) {
         List<String> all = new ArrayList<>(jvmArgs);

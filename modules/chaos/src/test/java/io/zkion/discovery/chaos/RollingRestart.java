@@ -68,6 +68,61 @@ final class RollingRestart implements AutoCloseable {
             assertRuns(n);
     }
 
+    /**
+     * Stops every node, then starts them all again running {@code servers} and {@code client}: a whole restart. The
+     * caches are in memory, so their data goes with it: the histories so far are checked, then set aside.
+     */
+    void restartWhole(Release servers, Release client) throws Exception {
+        Set<String> stopped = cluster.stopAll();
+
+        assertEquals("nodes that stopped cleanly; see " + settings.runDir, SERVERS + 1, stopped.size());
+        checkHistories(stopped, Long.MAX_VALUE);
+
+        Path before = Files.createDirectories(settings.runDir.resolve("before-whole-restart"));
+
+        try (DirectoryStream<Path> logs = Files.newDirectoryStream(settings.runDir, "*.log")) {
+            for (Path f : logs)
+                Files.move(f, before.resolve(f.getFileName()));
+        }
+
+        for (NodeProcess n : cluster.running()) {
+            cluster.expectDown(n.name);
+            cluster.runs(n.name, n.client ? client : servers);
+        }
+
+        cluster.restartDead();
+        settle("the cluster did not form again after a whole restart");
+
+        for (NodeProcess n : cluster.running())
+            assertRuns(n);
+    }
+
+    /**
+     * Starts a server named {@code name} running {@code release} beside the cluster, expecting its join refused.
+     * @return The reason its start failed with, as its log has it (spaces as underscores).
+     */
+    String refusedJoin(String name, Release release) throws Exception {
+        NodeProcess n = NodeProcess.start(name, false, 1000, settings, release);
+
+        assertTrue(name + " running " + release + " did not end within 2 minutes", n.awaitExit(120_000));
+        assertEquals(name + "'s exit code: a failed start", ChaosNode.EXIT_OTHER, n.exitCode());
+
+        for (NodeHistory.Line l : NodeHistory.read(n.logFile()).lines) {
+            if (l.kind.equals("STARTFAIL"))
+                return String.join(" ", l.fields);
+        }
+
+        throw new AssertionError(name + " ended without a failed start; see " + n.logFile());
+    }
+
+    /** After an outsider's visit: the cluster is still whole, every write is there, the histories agree. */
+    void checkUnharmed() throws Exception {
+        settle("the cluster did not stay whole");
+        verify();
+        checkHistories(cluster.running().stream().map(NodeProcess::key).collect(Collectors.toSet()),
+            System.currentTimeMillis() - ChaosRun.IN_FLIGHT_MS);
+    }
+
     /** @return The servers in the order of a rolling restart: the coordinator last, so that it hands over once. */
     List<String> restartOrder() {
         String crd = cluster.coordinator().name;
