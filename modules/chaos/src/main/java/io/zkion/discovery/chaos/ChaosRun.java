@@ -1,7 +1,6 @@
 package io.zkion.discovery.chaos;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -216,14 +215,7 @@ public final class ChaosRun {
     }
 
     private List<NodeHistory> histories() throws IOException {
-        List<NodeHistory> all = new ArrayList<>();
-
-        try (DirectoryStream<Path> logs = Files.newDirectoryStream(settings.runDir, "*.log")) {
-            for (Path f : logs)
-                all.add(NodeHistory.read(f));
-        }
-
-        return all;
+        return NodeHistory.readAll(settings.runDir);
     }
 
     private Map<String, Long> totals() throws IOException {

@@ -1,6 +1,8 @@
 package io.zkion.discovery.chaos;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -126,6 +128,18 @@ final class NodeHistory {
         String name = file.getFileName().toString();
 
         return new NodeHistory(name.substring(0, name.length() - ".log".length()), CacheWorkload.wholeLines(file));
+    }
+
+    /** @return Every node log of a run directory, parsed. */
+    static List<NodeHistory> readAll(Path dir) throws IOException {
+        List<NodeHistory> all = new ArrayList<>();
+
+        try (DirectoryStream<Path> logs = Files.newDirectoryStream(dir, "*.log")) {
+            for (Path f : logs)
+                all.add(read(f));
+        }
+
+        return all;
     }
 
     /** @return The last view: what the node is now, if it is still running. */

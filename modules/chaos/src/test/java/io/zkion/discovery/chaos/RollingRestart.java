@@ -301,14 +301,7 @@ final class RollingRestart implements AutoCloseable {
     }
 
     private List<NodeHistory> histories() throws IOException {
-        List<NodeHistory> all = new ArrayList<>();
-
-        try (DirectoryStream<Path> logs = Files.newDirectoryStream(settings.runDir, "*.log")) {
-            for (Path f : logs)
-                all.add(NodeHistory.read(f));
-        }
-
-        return all;
+        return NodeHistory.readAll(settings.runDir);
     }
 
     @Override public void close() {
