@@ -19,8 +19,8 @@ final class TestSpis {
         return new Hooked();
     }
 
-    /** The shipped SPI, with Ignite 2.18's test hook. */
-    static final class Hooked extends ZkIonDiscoverySpi implements IgniteDiscoverySpiInternalListenerSupport {
+    /** The shipped SPI, with Ignite 2.18's test hook; a test may extend it (RollingUpgradeModeTest does). */
+    static class Hooked extends ZkIonDiscoverySpi implements IgniteDiscoverySpiInternalListenerSupport {
         @Override public void setInternalListener(IgniteDiscoverySpiInternalListener lsnr) {
             testHooks(lsnr == null ? null : new InternalListenerHooks() {
                 @Override public void beforeJoin() {

@@ -45,12 +45,17 @@ public final class ZkIonTestConfigurator {
         if (cfg.getDiscoverySpi() instanceof ZkIonDiscoverySpi)
             return;
 
+        cfg.setDiscoverySpi(configure(TestSpis.create(), cfg));
+    }
+
+    /** Points {@code spi} at the test server, with a session timeout from the node's failure detection timeout. */
+    public static ZkIonDiscoverySpi configure(ZkIonDiscoverySpi spi, IgniteConfiguration cfg) {
         long fdt = cfg.getFailureDetectionTimeout() == null ? 10_000 : cfg.getFailureDetectionTimeout();
 
-        cfg.setDiscoverySpi(TestSpis.create()
+        return spi
             .setZkConnectionString(connectString())
             .setZkRootPath("/ignite-tests")
             // Within what the server allows: 2 to 20 ticks.
-            .setSessionTimeout(Math.max(2 * TICK_MS, Math.min(fdt, 20 * TICK_MS))));
+            .setSessionTimeout(Math.max(2 * TICK_MS, Math.min(fdt, 20 * TICK_MS)));
     }
 }
