@@ -21,6 +21,25 @@ public class PreprocessorAppliesTest extends GridCommonAbstractTest {
         }
     }
 
+    /** The ensemble is the one {@code -Dzkion.compat.ensemble} asked for, and every node asks for its session timeout. */
+    @Test public void everyNodeRunsOnTheEnsembleAskedFor() throws Exception {
+        startGrids(2);
+
+        Ignite client = startClientGrid(2);
+        String[] servers = ZkIonTestConfigurator.connectString().split(",");
+
+        assertEquals(ZkIonTestConfigurator.clusterMode() ? ZkIonTestConfigurator.CLUSTER_SERVERS : 1, servers.length);
+
+        for (Ignite n : new Ignite[] {grid(0), grid(1), client}) {
+            ZkIonDiscoverySpi spi = (ZkIonDiscoverySpi)n.configuration().getDiscoverySpi();
+
+            assertEquals(n.name(), ZkIonTestConfigurator.connectString(), spi.getZkConnectionString());
+
+            if (ZkIonTestConfigurator.clusterMode())
+                assertEquals(n.name(), ZkIonTestConfigurator.CLUSTER_SESSION_TIMEOUT_MS, spi.getSessionTimeout());
+        }
+    }
+
     @Override protected void afterTest() throws Exception {
         stopAllGrids();
     }
