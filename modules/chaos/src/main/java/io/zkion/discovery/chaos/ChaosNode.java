@@ -88,7 +88,7 @@ public final class ChaosNode {
 
         // Which build of the plugin this process runs, as the class loader found it: the mixed-release tests check it.
         log.write("LAUNCH", "pid=" + ProcessHandle.current().pid(), "release=" + System.getProperty("zkion.chaos.release"),
-            "spi=" + ZkIonDiscoverySpi.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+            "spi=" + Release.locationOf(ZkIonDiscoverySpi.class));
 
         try {
             ignite = Ignition.start(cfg);

@@ -1,7 +1,9 @@
 package io.zkion.discovery.chaos;
 
 import java.io.File;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import io.zkion.discovery.ZkIonDiscoverySpi;
@@ -32,8 +34,20 @@ final class Release {
 
     /** The build under test: the controller's own class path. */
     static Release current(RunSettings s) {
-        return new Release("current", s.classPath, List.of(),
-            ZkIonDiscoverySpi.class.getProtectionDomain().getCodeSource().getLocation().getPath());
+        return new Release("current", s.classPath, List.of(), locationOf(ZkIonDiscoverySpi.class));
+    }
+
+    /**
+     * @return The jar or directory a class was loaded from, as a path: the one form both the node's launch line and
+     *      {@link #spiLocation} use, so that they compare equal whatever characters the path holds.
+     */
+    static String locationOf(Class<?> cls) {
+        try {
+            return Paths.get(cls.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+        }
+        catch (URISyntaxException e) {
+            throw new IllegalStateException("No path for the location of " + cls.getName(), e);
+        }
     }
 
     /** Another build: {@code classPath} with this project's own entries replaced by {@code jars}. */

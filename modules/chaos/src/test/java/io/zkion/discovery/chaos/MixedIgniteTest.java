@@ -61,7 +61,7 @@ public class MixedIgniteTest {
         cp.add(jar.toString());
         cp.addAll(List.of(new String(Files.readAllBytes(cpFile), StandardCharsets.UTF_8).trim().split(File.pathSeparator)));
         // The node's application, ChaosNode and its helpers.
-        cp.add(Paths.get(ChaosNode.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+        cp.add(Release.locationOf(ChaosNode.class));
 
         return Release.of("ignite-2.18", cp, jar);
     }

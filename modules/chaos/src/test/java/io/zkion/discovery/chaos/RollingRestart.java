@@ -119,8 +119,7 @@ final class RollingRestart implements AutoCloseable {
     void checkUnharmed() throws Exception {
         settle("the cluster did not stay whole");
         verify();
-        checkHistories(cluster.running().stream().map(NodeProcess::key).collect(Collectors.toSet()),
-            System.currentTimeMillis() - ChaosRun.IN_FLIGHT_MS);
+        checkRunningHistories();
     }
 
     /** @return The servers in the order of a rolling restart: the coordinator last, so that it hands over once. */
@@ -157,8 +156,7 @@ final class RollingRestart implements AutoCloseable {
         assertRuns(cluster.current(name));
         checkCaches();
         verify();
-        checkHistories(cluster.running().stream().map(NodeProcess::key).collect(Collectors.toSet()),
-            System.currentTimeMillis() - ChaosRun.IN_FLIGHT_MS);
+        checkRunningHistories();
     }
 
     /** Waits until the cluster writes {@code format}, as both {@code gate} and {@code state} name it. */
@@ -273,6 +271,12 @@ final class RollingRestart implements AutoCloseable {
         assertEquals("read-back of acknowledged writes: " + String.join(" ", l.fields), "ok", l.fields[1]);
 
         keysVerified = Long.parseLong(l.fields[2]);
+    }
+
+    /** The histories so far, the running nodes as survivors, messages still in flight not yet held to delivery. */
+    private void checkRunningHistories() throws IOException {
+        checkHistories(cluster.running().stream().map(NodeProcess::key).collect(Collectors.toSet()),
+            System.currentTimeMillis() - ChaosRun.IN_FLIGHT_MS);
     }
 
     private void checkHistories(Set<String> survivors, long cutoff) throws IOException {
