@@ -68,7 +68,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
     private transient Map<String, Object> locNodeAttrs;
     private transient IgniteProductVersion locNodeVer;
-    private transient DiscoverySpiListener lsnr;
+    private transient volatile DiscoverySpiListener lsnr;
     private transient DiscoverySpiDataExchange exchange;
     private transient DiscoveryMetricsProvider metricsProvider;
     private transient DiscoverySpiNodeAuthenticator auth;
@@ -254,7 +254,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         Codecs codecs = new Codecs(eventFormats, maxInflatedBytes,
             ((IgniteEx)ignite).context().marshallerContext().jdkMarshaller(), U.resolveClassLoader(ignite.configuration()));
 
-        DiscoveryHost host = new SpiHost(log, lsnr, exchange, auth, this::getSpiContext, () -> locNodeAttrs,
+        DiscoveryHost host = new SpiHost(log, () -> lsnr, exchange, auth, this::getSpiContext, () -> locNodeAttrs,
             ignite == null ? null : ignite.name());
 
         engine = new NodeEngine(client, zkRootPath, limit, codecs.formats, codecs.control, codecs.objects, host, locNode,

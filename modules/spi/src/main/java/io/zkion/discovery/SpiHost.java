@@ -10,20 +10,20 @@ import org.apache.ignite.spi.discovery.DiscoverySpiListener;
 import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
 
 /**
- * What the engine needs from Ignite, as Ignite set it on the SPI before the start. The context and the node's
- * attributes are read when asked: Ignite replaces the context once the kernal starts, and a client's attributes
+ * What the engine needs from Ignite, as Ignite set it on the SPI before the start. The listener, the context and the
+ * node's attributes are read when asked: Ignite replaces the context once the kernal starts, and a client's attributes
  * when it rejoins.
  */
 final class SpiHost implements DiscoveryHost {
     private final IgniteLogger log;
-    private final DiscoverySpiListener lsnr;
+    private final Supplier<DiscoverySpiListener> lsnr;
     private final DiscoverySpiDataExchange exchange;
     private final DiscoverySpiNodeAuthenticator auth;
     private final Supplier<IgniteSpiContext> spiCtx;
     private final Supplier<Map<String, Object>> attrs;
     private final String instanceName;
 
-    SpiHost(IgniteLogger log, DiscoverySpiListener lsnr, DiscoverySpiDataExchange exchange,
+    SpiHost(IgniteLogger log, Supplier<DiscoverySpiListener> lsnr, DiscoverySpiDataExchange exchange,
         DiscoverySpiNodeAuthenticator auth, Supplier<IgniteSpiContext> spiCtx, Supplier<Map<String, Object>> attrs,
         String instanceName) {
         this.log = log;
@@ -40,7 +40,7 @@ final class SpiHost implements DiscoveryHost {
     }
 
     @Override public DiscoverySpiListener listener() {
-        return lsnr;
+        return lsnr.get();
     }
 
     @Override public DiscoverySpiDataExchange exchange() {

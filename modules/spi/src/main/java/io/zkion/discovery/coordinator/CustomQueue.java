@@ -82,6 +82,11 @@ final class CustomQueue implements AutoCloseable {
     }
 
     void step() throws Exception {
+        // Ignite stops this node (it set the listener to null): a mutable message handed on now may never be processed
+        // here, and its unprocessed copy would reach the others. The queue waits for the next coordinator.
+        if (!notifier.listening())
+            return;
+
         if (customDirty) {
             customDirty = false; // Before listing: a request arriving meanwhile sets it again.
             customs();
@@ -163,7 +168,9 @@ final class CustomQueue implements AutoCloseable {
                     continue;
                 }
 
-                mutable(path, p, req, sender, kept != null ? kept : msg, kept != null);
+                if (!mutable(path, p, req, sender, kept != null ? kept : msg, kept != null))
+                    return;
+
                 continue;
             }
 
@@ -207,8 +214,11 @@ final class CustomQueue implements AutoCloseable {
         writer.append(new ArrayList<>(batch), new ArrayList<>(ops), writer.next(), new HashMap<>(pre));
     }
 
-    /** @param deliveredHere Whether an earlier try delivered {@code msg} here already, its commit failing then. */
-    private void mutable(String path, ZkStore.Payload p, DiscoveryEvent req, ZkIonClusterNode sender,
+    /**
+     * @param deliveredHere Whether an earlier try delivered {@code msg} here already, its commit failing then.
+     * @return Whether it was logged; false if Ignite began to stop this node meanwhile.
+     */
+    private boolean mutable(String path, ZkStore.Payload p, DiscoveryEvent req, ZkIonClusterNode sender,
         DiscoverySpiCustomMessage msg, boolean deliveredHere) throws Exception {
         // Delivered here before it is logged: nothing may land in the log meanwhile, or this node's order differs.
         writer.closeGate();
@@ -218,11 +228,19 @@ final class CustomQueue implements AutoCloseable {
         // Delivered here first and waited for: the listener may mutate it, or stop it from going further.
         if (!deliveredHere) {
             notifier.custom(top.topVer(), sender, top.nodes(), msg);
+
+            // Ignite began to stop this node while it was handed on: its listener may never have run. Logged, the
+            // others would get a message the coordinator never processed (see the loop): left to the next one.
+            if (!notifier.listening())
+                return false;
+
             member.deliveredBeforeLogging(msg);
         }
 
         logMutable(path, p, req, msg);
         member.logged(msg);
+
+        return true;
     }
 
     private void logMutable(String path, ZkStore.Payload p, DiscoveryEvent req, DiscoverySpiCustomMessage msg)

@@ -52,7 +52,7 @@ final class EngineContext {
         this.entries = new LogEntryWriter(store, formats);
         this.joinTimeout = joinTimeout;
         this.clientReconnect = clientReconnect;
-        this.notifier = new Notifier(host.listener(), log, metrics);
+        this.notifier = new Notifier(host::listener, log, metrics);
         this.snapshots = new TopologySnapshotCodec(codec.ion(), new CopyStats());
     }
 

@@ -11,6 +11,7 @@ import org.apache.ignite.spi.discovery.DiscoverySpiNodeAuthenticator;
 public interface DiscoveryHost {
     IgniteLogger log();
 
+    /** The listener as Ignite set it now: null once Ignite's discovery manager has begun to stop. */
     DiscoverySpiListener listener();
 
     DiscoverySpiDataExchange exchange();

@@ -2,6 +2,7 @@ package io.zkion.discovery.internal;
 
 import java.util.Collection;
 import java.util.Collections;
+import java.util.function.Supplier;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.events.EventType;
@@ -13,17 +14,27 @@ import org.apache.ignite.spi.discovery.DiscoverySpiListener;
 
 /**
  * Hands events to Ignite's discovery listener, one at a time, on the discovery thread. Membership events
- * wait for the listener's future, as Ignite expects; a custom message waits only when it is mutable.
+ * wait for the listener's future, as Ignite expects; a custom message waits only when it is mutable. Once Ignite has
+ * set the listener to null (its discovery manager stops, and cancels the worker that would run what is handed on),
+ * nothing is handed on.
  */
 public final class Notifier {
-    private final DiscoverySpiListener lsnr;
+    private final Supplier<DiscoverySpiListener> lsnr;
     private final IgniteLogger log;
     private final DiscoveryMetrics metrics;
 
-    public Notifier(DiscoverySpiListener lsnr, IgniteLogger log, DiscoveryMetrics metrics) {
+    public Notifier(Supplier<DiscoverySpiListener> lsnr, IgniteLogger log, DiscoveryMetrics metrics) {
         this.lsnr = lsnr;
         this.log = log;
         this.metrics = metrics;
+    }
+
+    /**
+     * @return Whether Ignite still listens: false once its discovery manager began to stop, when what is handed on
+     *      may never run.
+     */
+    public boolean listening() {
+        return lsnr.get() != null;
     }
 
     public void joined(long topVer, ClusterNode node, Collection<ClusterNode> snapshot) {
@@ -66,8 +77,13 @@ public final class Notifier {
         if (log.isDebugEnabled())
             log.debug("Discovery notification [type=" + type + ", topVer=" + topVer + ", node=" + node.id() + ']');
 
+        DiscoverySpiListener l = lsnr.get();
+
+        if (l == null)
+            return null; // Ignite stops: nobody runs it.
+
         // Ignite keeps its own bounded history for SPIs that declare history support; an empty map is enough.
-        IgniteFuture<?> fut = lsnr.onDiscovery(new DiscoveryNotification(type, topVer, node, snapshot,
+        IgniteFuture<?> fut = l.onDiscovery(new DiscoveryNotification(type, topVer, node, snapshot,
             Collections.emptyNavigableMap(), msg, null));
 
         if (await && fut != null)
