@@ -237,7 +237,8 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     @Override public void spiStart(String igniteInstanceName) throws IgniteSpiException {
         startStopwatch();
 
-        long sesTimeout = validateConfiguration();
+        long sesTimeout = new SettingsCheck(zkConnectionString, zkRootPath, sessionTimeout, joinTimeout,
+            maxInflatedBytes, eventFormats).sessionTimeout(ignite.configuration().getFailureDetectionTimeout());
 
         locNode = createLocalNode();
         lsnr.onLocalNodeInitialized(locNode);
@@ -277,12 +278,6 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
             log.info(startedMessage());
     }
 
-    /** @return The effective session timeout. */
-    private long validateConfiguration() {
-        return new SettingsCheck(zkConnectionString, zkRootPath, sessionTimeout, joinTimeout, maxInflatedBytes,
-            eventFormats).sessionTimeout(ignite.configuration().getFailureDetectionTimeout());
-    }
-
     private ZkIonClusterNode createLocalNode() {
         LocalAddresses a = localAddresses();
 
@@ -319,6 +314,11 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override protected void onContextInitialized0(IgniteSpiContext spiCtx) throws IgniteSpiException {
+        NodeEngine started = engine;
+
+        if (started != null)
+            started.contextInitialized(spiCtx); // The outage guard asks and answers peers through the real context.
+
         try {
             discoveryMetrics().register((MetricRegistryImpl)spiCtx.getOrCreateMetricRegistry(DISCO_METRICS),
                 (MetricRegistryImpl)spiCtx.getOrCreateMetricRegistry(metricName(DISCO_METRICS, "zkion")), () -> {

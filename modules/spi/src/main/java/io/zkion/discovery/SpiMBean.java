@@ -1,5 +1,6 @@
 package io.zkion.discovery;
 
+import io.zkion.discovery.internal.DiscoveryMetrics;
 import java.util.UUID;
 import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.engine.NodeEngine;
@@ -100,6 +101,20 @@ final class SpiMBean extends IgniteSpiMBeanAdapter implements ZkIonDiscoverySpiM
 
     @Override public long getCoordinatorTakeovers() {
         return spi.discoveryMetrics().takeovers();
+    }
+
+    @Override public String getZkOutage() {
+        NodeEngine e = spi.engine();
+        DiscoveryMetrics m = spi.discoveryMetrics();
+        String state = e == null ? "CONNECTED" : e.outageState();
+        long since = m.outageSince();
+
+        return since == 0 ? state : state + " for " + (System.currentTimeMillis() - since) + " ms, "
+            + m.messagesHeldNow() + " custom message(s) held";
+    }
+
+    @Override public long getZkOutages() {
+        return spi.discoveryMetrics().outages();
     }
 
     private ClusterNode coordinator() {

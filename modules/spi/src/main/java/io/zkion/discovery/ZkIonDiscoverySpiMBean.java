@@ -39,4 +39,11 @@ public interface ZkIonDiscoverySpiMBean extends IgniteSpiManagementMBean, Discov
 
     @MXBeanDescription("Times this node became coordinator.")
     long getCoordinatorTakeovers();
+
+    @MXBeanDescription("ZooKeeper outage state: CONNECTED, or DECIDING, FROZEN or CUT_OFF with how long it lasts"
+        + " and the custom messages it holds.")
+    String getZkOutage();
+
+    @MXBeanDescription("Times this joined node lost ZooKeeper.")
+    long getZkOutages();
 }

@@ -1,5 +1,6 @@
 package io.zkion.discovery.config;
 
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -92,6 +93,8 @@ public final class ZooKeeperConnector {
             .zkClientConfig(cfg)
             .threadFactory(threads());
 
+        noSimulatedExpiration(b);
+
         if (digestAuth != null)
             b.authorization("digest", digestAuth.getBytes(StandardCharsets.UTF_8));
 
@@ -138,6 +141,25 @@ public final class ZooKeeperConnector {
         }
 
         return c;
+    }
+
+    /**
+     * By default Curator declares the session lost a session timeout into a suspension, on its own clock, and ends
+     * it. But an ensemble without quorum expires no session: that would turn every quorum outage into the loss of
+     * every node. The engine's outage guard decides what a node does meanwhile, so Curator must not simulate. Its
+     * connection-state manager reads 0 as "never simulate"; its builder's setter refuses 0, so the field is set.
+     */
+    private void noSimulatedExpiration(CuratorFrameworkFactory.Builder b) {
+        try {
+            Field f = CuratorFrameworkFactory.Builder.class.getDeclaredField("simulatedSessionExpirationPercent");
+
+            f.setAccessible(true);
+            f.setInt(b, 0);
+        }
+        catch (ReflectiveOperationException | RuntimeException e) {
+            log.warning("Curator's simulated session expiration could not be turned off (" + e + "): a ZooKeeper"
+                + " outage longer than the session timeout ends every node's session, as with the stock SPI");
+        }
     }
 
     /**

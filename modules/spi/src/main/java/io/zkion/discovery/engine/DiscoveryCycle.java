@@ -31,12 +31,13 @@ final class DiscoveryCycle {
     private final AckWriter acks;
     private final SessionLoss sessionLoss;
     private final DiscoveryLoop loop;
+    private final OutageGuard outage;
 
     /** The alive/ listing, kept between cycles and listed anew when the watch says it changed. */
     private Set<UUID> alive = new HashSet<>();
 
     DiscoveryCycle(EngineContext ctx, Lifecycle lifecycle, Membership membership, LogWatch watch, RoleSwitch role,
-        AckWriter acks, SessionLoss sessionLoss, DiscoveryLoop loop) {
+        AckWriter acks, SessionLoss sessionLoss, DiscoveryLoop loop, OutageGuard outage) {
         this.store = ctx.store();
         this.paths = ctx.paths();
         this.local = ctx.local();
@@ -48,10 +49,12 @@ final class DiscoveryCycle {
         this.acks = acks;
         this.sessionLoss = sessionLoss;
         this.loop = loop;
+        this.outage = outage;
     }
 
     void run() {
-        if (!lifecycle.is(State.JOINED))
+        // While ZooKeeper is out, nothing can be read or written: the reconnection runs the next cycle.
+        if (!lifecycle.is(State.JOINED) || outage.active())
             return;
 
         try {
@@ -127,7 +130,7 @@ final class DiscoveryCycle {
             sessionLoss.segmented();
         }
         catch (Exception e) {
-            if (lifecycle.is(State.JOINED)) {
+            if (lifecycle.is(State.JOINED) && !outage.active()) {
                 log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
                 watch.markAllDirty();
                 loop.triggerAfter(200);

@@ -35,16 +35,18 @@ final class MessageSender {
     private final Lifecycle lifecycle;
     private final Membership membership;
     private final LogGate<GateState> gate;
+    private final OutageGuard outage;
     private final Object sendLock = new Object();
 
     /** Paths of this node's messages in the coordinator's queue, not known to be logged yet. */
     private final List<String> queued = new ArrayList<>();
 
-    MessageSender(EngineContext ctx, Lifecycle lifecycle, Membership membership) {
+    MessageSender(EngineContext ctx, Lifecycle lifecycle, Membership membership, OutageGuard outage) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.lifecycle = lifecycle;
         this.membership = membership;
+        this.outage = outage;
 
         ZkPaths paths = ctx.paths();
 
@@ -71,8 +73,12 @@ final class MessageSender {
 
         byte[] data = ctx.objects().marshal(msg);
 
+        outage.awaitConnected(); // Held while ZooKeeper is out; sent, in order, once it is back.
+
         try {
             synchronized (sendLock) {
+                outage.awaitConnected(); // Behind another held message of this node.
+
                 for (int attempt = 0; attempt < MAX_APPEND_ATTEMPTS && !msg.isMutable() && !queuedAhead(); attempt++) {
                     LogGate.Seen<GateState> open = gate.openOrNull();
 

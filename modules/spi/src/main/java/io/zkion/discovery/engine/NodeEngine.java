@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 
@@ -35,7 +36,8 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
  * This class puts the parts together and answers Ignite; each part does one thing: {@link Lifecycle} the
  * state, {@link DiscoveryLoop} the thread, {@link LogWatch} the watches, {@link DiscoveryCycle} the cycle,
  * {@link RoleSwitch} the role, {@link AckWriter} the acks, {@link MessageSender} custom messages,
- * {@link Joining} and {@link Leaving} the way in and out, {@link SessionLoss} losing the cluster.
+ * {@link Joining} and {@link Leaving} the way in and out, {@link SessionLoss} losing the cluster,
+ * {@link OutageGuard} riding out a ZooKeeper outage.
  */
 public final class NodeEngine {
     /** The engine's states. */
@@ -54,6 +56,7 @@ public final class NodeEngine {
     private final SessionLoss sessionLoss;
     private final DiscoveryCycle cycle;
     private final Queries queries;
+    private final OutageGuard outage;
 
     public NodeEngine(CuratorFramework client, String root, int requestLimit, EventFormats formats,
         ControlCodec codec, ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout,
@@ -61,16 +64,18 @@ public final class NodeEngine {
         this.ctx = new EngineContext(client, root, requestLimit, formats, codec, objects, host, local, joinTimeout,
             clientReconnect, metrics);
         this.membership = new Membership(ctx, lifecycle);
-        this.sender = new MessageSender(ctx, lifecycle, membership);
+        this.outage = new OutageGuard(ctx, lifecycle, membership);
+        this.sender = new MessageSender(ctx, lifecycle, membership, outage);
         this.loop = new DiscoveryLoop(host.igniteInstanceName(), this::runCycle);
         this.watch = new LogWatch(ctx, loop);
         this.role = new RoleSwitch(ctx, membership, watch, loop);
         this.acks = new AckWriter(ctx, lifecycle, membership, loop);
         this.leaving = new Leaving(ctx);
         this.joining = new Joining(ctx, membership, acks, watch, loop);
-        this.sessionLoss = new SessionLoss(ctx, lifecycle, membership, role, watch, loop, joining);
-        this.cycle = new DiscoveryCycle(ctx, lifecycle, membership, watch, role, acks, sessionLoss, loop);
-        this.queries = new Queries(ctx, membership);
+        this.sessionLoss = new SessionLoss(ctx, lifecycle, membership, role, watch, loop, joining, outage);
+        this.cycle = new DiscoveryCycle(ctx, lifecycle, membership, watch, role, acks, sessionLoss, loop, outage);
+        outage.onCutOff(sessionLoss::cutOff);
+        this.queries = new Queries(ctx, membership, outage);
     }
 
     /** The loop is made before the cycle that it runs. */
@@ -117,6 +122,17 @@ public final class NodeEngine {
 
         f.await(5_000);
         loop.shutdown();
+        outage.close();
+    }
+
+    /** Ignite's real SPI context exists: the outage guard answers and asks the peers through it. */
+    public void contextInitialized(IgniteSpiContext spiCtx) {
+        outage.listen(spiCtx);
+    }
+
+    /** @return Whether ZooKeeper is out for this node: CONNECTED, DECIDING, FROZEN or CUT_OFF (see {@link OutageGuard}). */
+    public String outageState() {
+        return outage.state().name();
     }
 
     /** Closes this node's ZooKeeper session abruptly, as a crash would, and lets the node find itself excluded. */

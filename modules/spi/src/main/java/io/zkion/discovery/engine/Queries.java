@@ -18,13 +18,15 @@ final class Queries {
     private final ZkIonClusterNode local;
     private final IgniteLogger log;
     private final Membership membership;
+    private final OutageGuard outage;
 
-    Queries(EngineContext ctx, Membership membership) {
+    Queries(EngineContext ctx, Membership membership, OutageGuard outage) {
         this.store = ctx.store();
         this.paths = ctx.paths();
         this.local = ctx.local();
         this.log = ctx.log();
         this.membership = membership;
+        this.outage = outage;
     }
 
     ClusterNode coordinator() {
@@ -44,6 +46,9 @@ final class Queries {
 
         if (!membership.topology().contains(id))
             return false;
+
+        if (outage.active())
+            return true; // ZooKeeper cannot tell now; the frozen topology keeps every node until it can.
 
         try {
             return store.exists(paths.alive(id));

@@ -27,9 +27,10 @@ final class SessionLoss {
     private final LogWatch watch;
     private final DiscoveryLoop loop;
     private final Joining joining;
+    private final OutageGuard outage;
 
     SessionLoss(EngineContext ctx, Lifecycle lifecycle, Membership membership, RoleSwitch role, LogWatch watch,
-        DiscoveryLoop loop, Joining joining) {
+        DiscoveryLoop loop, Joining joining, OutageGuard outage) {
         this.ctx = ctx;
         this.local = ctx.local();
         this.notifier = ctx.notifier();
@@ -40,14 +41,20 @@ final class SessionLoss {
         this.watch = watch;
         this.loop = loop;
         this.joining = joining;
+        this.outage = outage;
     }
 
     /** Curator's news of the connection, on Curator's thread. */
     void onConnectionState(ConnectionState s) {
         logConnectionState(s);
 
-        if (s == ConnectionState.SUSPENDED)
+        if (s == ConnectionState.SUSPENDED) {
             ctx.metrics().onSuspended();
+            outage.suspended();
+        }
+
+        if (s == ConnectionState.RECONNECTED || s == ConnectionState.LOST)
+            outage.ended(s == ConnectionState.RECONNECTED);
 
         if (s == ConnectionState.RECONNECTED) {
             watch.markAllDirty(); // Watches may have missed changes while disconnected.
@@ -98,7 +105,7 @@ final class SessionLoss {
         if (s == ConnectionState.RECONNECTED)
             log.info(what);
         else if (s == ConnectionState.SUSPENDED)
-            log.warning(what + ": discovery waits for it to come back within the session timeout");
+            log.warning(what + ": discovery waits for it to come back");
         else
             log.warning(what + ": the session is gone, and this node with it");
     }
@@ -140,6 +147,30 @@ final class SessionLoss {
             segmented();
     }
 
+    /**
+     * The outage guard found this node cut off from ZooKeeper alone: Ignite hears of the segmentation at once, from
+     * the guard's thread, since the discovery thread may be held in a ZooKeeper call that waits for the connection;
+     * the rest of the way out follows on the discovery thread.
+     */
+    void cutOff(String reason) {
+        if (!lifecycle.segmented())
+            return;
+
+        log.error("Segmenting this node: " + reason);
+        notifySegmented();
+
+        try {
+            loop.execute(() -> {
+                role.resign();
+                watch.close();
+                leaveMembership();
+            });
+        }
+        catch (RejectedExecutionException ignored) {
+            // Stopping: the stop closes what is left.
+        }
+    }
+
     /** Stops the node for good and tells Ignite it is segmented; nothing if it stopped already. */
     void segmented() {
         if (!lifecycle.segmented())
@@ -149,9 +180,13 @@ final class SessionLoss {
         watch.close();
         leaveMembership();
 
+        log.warning("This node is no longer part of the cluster (its ZooKeeper session or membership was lost)");
+        notifySegmented();
+    }
+
+    private void notifySegmented() {
         Topology top = membership.topology();
 
-        log.warning("This node is no longer part of the cluster (its ZooKeeper session or membership was lost)");
         notifier.segmented(Math.max(1, top.topVer()), local, top.contains(local.id()) ? top.nodes()
             : Collections.singletonList(local));
     }

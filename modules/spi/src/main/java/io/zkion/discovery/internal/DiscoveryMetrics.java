@@ -29,6 +29,11 @@ public final class DiscoveryMetrics {
     private final LongAdder gateWaits = new LongAdder();
     private final LongAdder undeliverable = new LongAdder();
     private final LongAdder logRollovers = new LongAdder();
+    private final LongAdder outages = new LongAdder();
+    private final LongAdder outageMillis = new LongAdder();
+    private final LongAdder messagesHeld = new LongAdder();
+    private final LongAdder messagesHeldNow = new LongAdder();
+    private volatile long outageSince;
 
     public void onJoined() { joined.increment(); }
     public void onLeft() { left.increment(); }
@@ -46,6 +51,37 @@ public final class DiscoveryMetrics {
     public void onGateWait() { gateWaits.increment(); }
     public void onLogRolledOver() { logRollovers.increment(); }
     public void onUndeliverable() { undeliverable.increment(); }
+    public void onOutageStarted(long at) { outages.increment(); outageSince = at; }
+    public void onOutageEnded(long lasted) { outageMillis.add(lasted); outageSince = 0; }
+
+    /** A custom message starts (+1) or stops (-1) waiting for ZooKeeper to come back. */
+    public void onMessageHeld(int delta) {
+        messagesHeldNow.add(delta);
+
+        if (delta > 0)
+            messagesHeld.add(delta);
+    }
+
+    public long outages() {
+        return outages.sum();
+    }
+
+    /** @return When the current ZooKeeper outage started (ms since the epoch), or 0 when there is none. */
+    public long outageSince() {
+        return outageSince;
+    }
+
+    public long outageMillis() {
+        return outageMillis.sum();
+    }
+
+    public long messagesHeld() {
+        return messagesHeld.sum();
+    }
+
+    public long messagesHeldNow() {
+        return messagesHeldNow.sum();
+    }
 
     public long bytesWritten() {
         return bytesWritten.sum();
@@ -118,6 +154,13 @@ public final class DiscoveryMetrics {
             + " deliver them).", undeliverable);
         add(own, "LogRollovers", "Times this node, as coordinator, started the event log afresh in a new epoch.",
             logRollovers);
+        add(own, "ZkOutages", "Times this joined node lost ZooKeeper and held its place (see the README's outage rule).",
+            outages);
+        add(own, "ZkOutageMillis", "Time this node spent without ZooKeeper, ended outages, ms.", outageMillis);
+        own.register("ZkOutageSince", () -> outageSince, "When the current ZooKeeper outage started (epoch ms), 0 if"
+            + " none.");
+        add(own, "CustomMessagesHeld", "Custom messages that waited for ZooKeeper to come back.", messagesHeld);
+        add(own, "CustomMessagesHeldNow", "Custom messages waiting for ZooKeeper to come back now.", messagesHeldNow);
         own.register("PendingLogEntries", pendingEntries, "Event log entries not yet trimmed, as this node knows them.");
     }
 

@@ -1,0 +1,142 @@
+package io.zkion.discovery.engine;
+
+import java.util.Collection;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import org.apache.ignite.IgniteLogger;
+import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.lang.IgniteBiPredicate;
+import org.apache.ignite.spi.IgniteSpiContext;
+
+/**
+ * Asks other nodes, over Ignite's communication (which does not need ZooKeeper), whether they reach ZooKeeper, and
+ * answers their questions. It is how a node that lost ZooKeeper tells an outage of the ensemble, which every node
+ * sees, from its own isolation, which the others do not see.
+ */
+final class PeerProbe implements AutoCloseable {
+    /** The communication topic of the questions and answers. */
+    static final String TOPIC = "io.zkion.discovery.zk-reach";
+
+    /** Where answers go: a peer's answer to the question of outage {@code outage}. */
+    interface Answers {
+        void answered(UUID peer, long outage, boolean reaches);
+    }
+
+    private final BooleanSupplier reachesZk;
+    private final Answers answers;
+    private final IgniteLogger log;
+    private final IgniteBiPredicate<UUID, Object> receiver = this::received;
+    private volatile IgniteSpiContext ctx;
+
+    /** @param reachesZk Whether this node is connected to ZooKeeper now: what it answers. */
+    PeerProbe(BooleanSupplier reachesZk, Answers answers, IgniteLogger log) {
+        this.reachesZk = reachesZk;
+        this.answers = answers;
+        this.log = log;
+    }
+
+    /** Answers and hears answers through {@code ctx}: Ignite's real context, once the kernal has started. */
+    void listen(IgniteSpiContext ctx) {
+        close();
+        this.ctx = ctx;
+        ctx.addLocalMessageListener(TOPIC, receiver);
+    }
+
+    /** Asks each of {@code peers}; those that cannot be reached are simply not heard from. */
+    void ask(long outage, Collection<ClusterNode> peers) {
+        IgniteSpiContext c = ctx;
+
+        if (c == null)
+            return;
+
+        for (ClusterNode n : peers) {
+            try {
+                c.send(n, Reach.question(outage), TOPIC);
+            }
+            catch (Exception e) {
+                if (log.isDebugEnabled())
+                    log.debug("ZooKeeper reach question not sent to " + n.id() + ": " + e);
+            }
+        }
+    }
+
+    private boolean received(UUID from, Object msg) {
+        Reach r = Reach.of(msg);
+
+        if (r == null)
+            return true;
+
+        if (!r.question) {
+            answers.answered(from, r.outage, r.reaches);
+            return true;
+        }
+
+        IgniteSpiContext c = ctx;
+        ClusterNode asker = c == null ? null : c.node(from);
+
+        if (asker != null) {
+            try {
+                c.send(asker, Reach.answer(r.outage, reachesZk.getAsBoolean()), TOPIC);
+            }
+            catch (Exception e) {
+                if (log.isDebugEnabled())
+                    log.debug("ZooKeeper reach answer not sent to " + from + ": " + e);
+            }
+        }
+
+        return true; // Keep listening.
+    }
+
+    @Override public void close() {
+        IgniteSpiContext c = ctx;
+
+        ctx = null;
+
+        if (c != null) {
+            try {
+                c.removeLocalMessageListener(TOPIC, receiver);
+            }
+            catch (RuntimeException ignored) {
+                // The context is gone with the node.
+            }
+        }
+    }
+
+    /**
+     * A question ("do you reach ZooKeeper?") or its answer, for one outage of the asker. On the wire a {@code long[]}:
+     * Ignite's binary marshaller sends it as it is, where a class of ours would first need its type registered
+     * through discovery, which is what is out.
+     */
+    static final class Reach {
+        private static final long QUESTION = 0x5a4b5251L;
+        private static final long ANSWER = 0x5a4b5241L;
+
+        final long outage;
+        final boolean question;
+        final boolean reaches;
+
+        private Reach(long outage, boolean question, boolean reaches) {
+            this.outage = outage;
+            this.question = question;
+            this.reaches = reaches;
+        }
+
+        static long[] question(long outage) {
+            return new long[] {QUESTION, outage, 0};
+        }
+
+        static long[] answer(long outage, boolean reaches) {
+            return new long[] {ANSWER, outage, reaches ? 1 : 0};
+        }
+
+        /** @return The question or answer {@code msg} holds, or null if it is none. */
+        static Reach of(Object msg) {
+            if (!(msg instanceof long[]) || ((long[])msg).length != 3)
+                return null;
+
+            long[] m = (long[])msg;
+
+            return m[0] == QUESTION || m[0] == ANSWER ? new Reach(m[1], m[0] == QUESTION, m[2] == 1) : null;
+        }
+    }
+}
