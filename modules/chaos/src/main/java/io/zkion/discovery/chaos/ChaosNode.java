@@ -33,8 +33,9 @@ import org.apache.ignite.lang.IgnitePredicate;
  * It writes what it sees to {@code <dir>/<name>.<incarnation>.log} ({@link EventLog}), its state to
  * {@code <name>.status} ({@link StatusWriter}), and takes one command a line on stdin: {@code expire} (its session
  * ended on the server), {@code expire-local} (ZooKeeper's client told its session expired), {@code lose-reply},
- * {@code send <n>}, {@code create-cache <name>} (and a put into it), {@code caches <seq>} (the cache names this node
- * knows), {@code stop-writes} and {@code verify <seq>} (clients), {@code stop}.
+ * {@code send <n>}, {@code create-cache <name>} (and a put into it; both on a worker thread, in order),
+ * {@code caches <seq>} (the cache names this node knows), {@code outage <seq>} (the SPI's outage state and
+ * figures), {@code stop-writes} and {@code verify <seq>} (clients), {@code stop}.
  * It exits once its Ignite node stopped, whatever stopped it: a segmented node does not linger.
  */
 public final class ChaosNode {
@@ -49,6 +50,13 @@ public final class ChaosNode {
     private final AtomicBoolean loseNextReply = new AtomicBoolean();
     private final AtomicInteger sent = new AtomicInteger();
     private volatile boolean segmented;
+    /** Sends and cache creates, in order, off the command thread: they wait while ZooKeeper is out, queries do not. */
+    private final java.util.concurrent.ExecutorService work = java.util.concurrent.Executors.newSingleThreadExecutor(
+        r -> {
+            Thread t = new Thread(r, "chaos-work");
+            t.setDaemon(true);
+            return t;
+        });
     private Ignite ignite;
     private CacheWorkload workload;
 
@@ -220,13 +228,16 @@ public final class ChaosNode {
                 loseNextReply.set(true);
                 break;
             case "send":
-                send(Integer.parseInt(cmd[1]));
+                work.execute(() -> send(Integer.parseInt(cmd[1])));
                 break;
             case "create-cache":
-                // Few partitions: the last nodes of a run hold every cache in their small data regions.
-                ignite.getOrCreateCache(new CacheConfiguration<String, String>(cmd[1]).setBackups(1)
-                    .setAffinity(new RendezvousAffinityFunction(false, 16))).put(cmd[1], name);
-                log.write("CREATED", cmd[1]);
+                work.execute(() -> createCache(cmd[1]));
+                break;
+            case "outage":
+                // The SPI's own account of ZooKeeper outages, as its MXBean and metrics give it.
+                log.write("OUTAGE", cmd[1], "state=" + spi().engine().outageState(), "outages="
+                    + spi().discoveryMetrics().outages(), "frozenMs=" + spi().discoveryMetrics().outageMillis(),
+                    "held=" + spi().discoveryMetrics().messagesHeld());
                 break;
             case "caches":
                 log.write("CACHES", cmd[1], new TreeSet<>(ignite.cacheNames()).toString().replace(" ", ""));
@@ -242,6 +253,18 @@ public final class ChaosNode {
                 break;
             default:
                 log.write("CMDFAIL", cmd[0], "unknown");
+        }
+    }
+
+    private void createCache(String cache) {
+        try {
+            // Few partitions: the last nodes of a run hold every cache in their small data regions.
+            ignite.getOrCreateCache(new CacheConfiguration<String, String>(cache).setBackups(1)
+                .setAffinity(new RendezvousAffinityFunction(false, 16))).put(cache, name);
+            log.write("CREATED", cache);
+        }
+        catch (Exception e) {
+            log.write("CMDFAIL", "create-cache_" + cache, oneLine(e));
         }
     }
 

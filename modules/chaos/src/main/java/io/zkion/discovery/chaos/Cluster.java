@@ -23,6 +23,8 @@ final class Cluster {
     private final Set<String> expectedDown = new HashSet<>();
     /** The release each name runs when next started; the build under test unless set. */
     private final Map<String, Release> releases = new HashMap<>();
+    /** The connect string each name uses when it is not the ensemble's own: a proxy in front of it. */
+    private final Map<String, String> zkConnects = new HashMap<>();
     /** Exits nobody caused: a node that stopped by itself. */
     final List<String> unplannedExits = new ArrayList<>();
     private int nextIncarnation;
@@ -49,7 +51,13 @@ final class Cluster {
             past.add(old);
 
         nodes.put(name, NodeProcess.start(name, client, nextIncarnation++, settings,
-            releases.computeIfAbsent(name, n -> Release.current(settings))));
+            releases.computeIfAbsent(name, n -> Release.current(settings)), zkConnects.getOrDefault(name,
+            settings.zkConnect)));
+    }
+
+    /** Node {@code name} reaches ZooKeeper through {@code zkConnect} from its next start on. */
+    void connectsVia(String name, String zkConnect) {
+        zkConnects.put(name, zkConnect);
     }
 
     /** Node {@code name} runs {@code release} from its next start on. */

@@ -38,6 +38,12 @@ final class NodeProcess {
     /** Starts incarnation {@code incarnation} of node {@code name}, running {@code release}. */
     static NodeProcess start(String name, boolean client, int incarnation, RunSettings s, Release release)
         throws IOException {
+        return start(name, client, incarnation, s, release, s.zkConnect);
+    }
+
+    /** The same, connecting to ZooKeeper through {@code zkConnect} (a proxy, say) instead of the run's ensemble. */
+    static NodeProcess start(String name, boolean client, int incarnation, RunSettings s, Release release,
+        String zkConnect) throws IOException {
         Path logging = s.runDir.resolve(LOGGING);
 
         if (!Files.exists(logging))
@@ -72,7 +78,7 @@ final class NodeProcess {
         cmd.add(client ? "client" : "server");
         cmd.add(name);
         cmd.add(String.valueOf(incarnation));
-        cmd.add(s.zkConnect);
+        cmd.add(zkConnect);
         cmd.add(s.root);
         cmd.add(s.runDir.toString());
 

@@ -59,6 +59,10 @@ final class ZkEnsemble implements AutoCloseable {
         return sb.toString();
     }
 
+    int[] clientPorts() {
+        return clientPorts.clone();
+    }
+
     void startAll() throws Exception {
         for (int i = 0; i < SIZE; i++)
             start(i);

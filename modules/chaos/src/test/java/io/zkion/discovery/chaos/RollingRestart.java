@@ -43,8 +43,13 @@ final class RollingRestart implements AutoCloseable {
     private long keysVerified;
 
     RollingRestart(String name) throws Exception {
+        this("mixed-release", name);
+    }
+
+    /** A cluster whose run directory is {@code target/<group>/<name>-<time>}. */
+    RollingRestart(String group, String name) throws Exception {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmmss"));
-        Path dir = Paths.get("target", "mixed-release", name + '-' + stamp).toAbsolutePath();
+        Path dir = Paths.get("target", group, name + '-' + stamp).toAbsolutePath();
 
         Files.createDirectories(dir);
         settings = new RunSettings(dir, dir, SERVERS, 1);
@@ -137,6 +142,19 @@ final class RollingRestart implements AutoCloseable {
         return order;
     }
 
+    ZkEnsemble zk() {
+        return zk;
+    }
+
+    Cluster cluster() {
+        return cluster;
+    }
+
+    /** Remembers a cache created by hand, for the checks that every node knows it. */
+    void createdCache(String name) {
+        caches.add(name);
+    }
+
     /** @return The name of the server that coordinates now. */
     String coordinator() {
         return cluster.coordinator().name;
@@ -203,7 +221,7 @@ final class RollingRestart implements AutoCloseable {
         }
     }
 
-    private void settle(String what) throws Exception {
+    void settle(String what) throws Exception {
         if (!cluster.awaitSettled(SETTLE_MS, () -> true))
             fail(what + " within " + SETTLE_MS + " ms; see " + settings.runDir);
 
@@ -224,7 +242,7 @@ final class RollingRestart implements AutoCloseable {
     }
 
     /** Every running node knows every cache created so far (each create returned on its node). */
-    private void checkCaches() throws Exception {
+    void checkCaches() throws Exception {
         for (String c : caches)
             assertNotNull("cache " + c + " was not created; see " + settings.runDir, awaitLine("CREATED", c));
 
@@ -259,7 +277,7 @@ final class RollingRestart implements AutoCloseable {
     }
 
     /** The client reads back every write any client had acknowledged. */
-    private void verify() throws Exception {
+    void verify() throws Exception {
         NodeProcess c = cluster.current(CLIENT);
         String s = "v" + (++seq);
 
@@ -274,7 +292,7 @@ final class RollingRestart implements AutoCloseable {
     }
 
     /** The histories so far, the running nodes as survivors, messages still in flight not yet held to delivery. */
-    private void checkRunningHistories() throws IOException {
+    void checkRunningHistories() throws IOException {
         checkHistories(cluster.running().stream().map(NodeProcess::key).collect(Collectors.toSet()),
             System.currentTimeMillis() - ChaosRun.IN_FLIGHT_MS);
     }
@@ -286,7 +304,7 @@ final class RollingRestart implements AutoCloseable {
             found.isEmpty());
     }
 
-    private NodeHistory.Line awaitLine(String kind, String first) throws Exception {
+    NodeHistory.Line awaitLine(String kind, String first) throws Exception {
         long end = System.currentTimeMillis() + 60_000;
 
         do {
@@ -304,7 +322,7 @@ final class RollingRestart implements AutoCloseable {
         return null;
     }
 
-    private List<NodeHistory> histories() throws IOException {
+    List<NodeHistory> histories() throws IOException {
         return NodeHistory.readAll(settings.runDir);
     }
 
