@@ -22,46 +22,34 @@ public class ZooKeeperOutageTest {
 
     /** Quorum lost for three session timeouts, under load: nobody leaves, nothing is lost, meanwhile a cache is made. */
     @Test(timeout = 600_000) public void quorumLossFreezesTheTopology() throws Exception {
-        try (RollingRestart run = new RollingRestart("outage", "quorum-loss")) {
-            run.start(Release.current(run.settings), Release.current(run.settings));
-
-            long topVer = topVer(run);
-            long from = System.currentTimeMillis();
-
-            run.zk().kill(1);
-            run.zk().kill(2);
-            heldThrough(run, 3 * T);
-            run.zk().start(1);
-            run.zk().start(2);
-
-            long back = awaitQuorum(run);
-
-            assertFrozenOnly(run, topVer, from, back);
-            System.out.println("quorum-loss: ZooKeeper without quorum for " + (back - from) + " ms; "
-                + figures(run, from, back));
-        }
+        freezesThrough("quorum-loss", new int[] {1, 2}, 3 * T, "without quorum");
     }
 
     /** The whole ensemble killed and started again with its data: as a quorum loss. */
     @Test(timeout = 600_000) public void wholeEnsembleRestartFreezesTheTopology() throws Exception {
-        try (RollingRestart run = new RollingRestart("outage", "ensemble-restart")) {
+        freezesThrough("ensemble-restart", new int[] {0, 1, 2}, 2 * T, "down");
+    }
+
+    /** The ZooKeeper servers {@code down} killed for {@code ms} and started again: every node holds its place. */
+    private static void freezesThrough(String name, int[] down, long ms, String what) throws Exception {
+        try (RollingRestart run = new RollingRestart("outage", name)) {
             run.start(Release.current(run.settings), Release.current(run.settings));
 
             long topVer = topVer(run);
             long from = System.currentTimeMillis();
 
-            for (int i = 0; i < ZkEnsemble.SIZE; i++)
+            for (int i : down)
                 run.zk().kill(i);
 
-            heldThrough(run, 2 * T);
+            heldThrough(run, ms);
 
-            for (int i = 0; i < ZkEnsemble.SIZE; i++)
+            for (int i : down)
                 run.zk().start(i);
 
             long back = awaitQuorum(run);
 
             assertFrozenOnly(run, topVer, from, back);
-            System.out.println("ensemble-restart: ZooKeeper down for " + (back - from) + " ms; "
+            System.out.println(name + ": ZooKeeper " + what + " for " + (back - from) + " ms; "
                 + figures(run, from, back));
         }
     }

@@ -18,8 +18,10 @@ final class Joining {
     private final AckWriter acks;
     private final LogWatch watch;
     private final DiscoveryLoop loop;
+    private final OutageGuard outage;
 
-    Joining(EngineContext ctx, Membership membership, AckWriter acks, LogWatch watch, DiscoveryLoop loop) {
+    Joining(EngineContext ctx, Membership membership, AckWriter acks, LogWatch watch, DiscoveryLoop loop,
+        OutageGuard outage) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.paths = ctx.paths();
@@ -27,6 +29,7 @@ final class Joining {
         this.acks = acks;
         this.watch = watch;
         this.loop = loop;
+        this.outage = outage;
     }
 
     /** Creates the znodes every node needs, and refuses a root that holds another discovery's. */
@@ -111,5 +114,8 @@ final class Joining {
         new Joiner(ctx).join(membership::adopt);
 
         acks.joined();
+
+        // A suspension between the answer and JOINED found the node joining, where the guard leaves it be.
+        outage.joined();
     }
 }

@@ -71,7 +71,7 @@ public final class NodeEngine {
         this.role = new RoleSwitch(ctx, membership, watch, loop);
         this.acks = new AckWriter(ctx, lifecycle, membership, loop);
         this.leaving = new Leaving(ctx);
-        this.joining = new Joining(ctx, membership, acks, watch, loop);
+        this.joining = new Joining(ctx, membership, acks, watch, loop, outage);
         this.sessionLoss = new SessionLoss(ctx, lifecycle, membership, role, watch, loop, joining, outage);
         this.cycle = new DiscoveryCycle(ctx, lifecycle, membership, watch, role, acks, sessionLoss, loop, outage);
         outage.onCutOff(sessionLoss::cutOff);

@@ -128,6 +128,12 @@ final class OutageGuard implements AutoCloseable {
             run(() -> tick(n));
     }
 
+    /** The node has just joined: if ZooKeeper is out already, the outage starts now. */
+    void joined() {
+        if (!connected())
+            suspended();
+    }
+
     /**
      * ZooKeeper answered again: with this node's session kept (Curator reconnected) or with news that it expired
      * (lost; the session loss takes it from there). The outage is over either way.
