@@ -53,7 +53,9 @@ public class ZooKeeperOutageTest extends ZkIonTestSupport {
 
         Thread.sleep(3 * SESSION_TIMEOUT);
         assertTrue("the message waited", !sent.isDone());
-        assertTrue(spiMBean(s2).getZkOutage(), spiMBean(s2).getZkOutage().contains("1 custom message(s) held"));
+        // Ours, and any Ignite sends itself meanwhile (Ignite 2.18 does).
+        assertTrue(spiMBean(s2).getZkOutage(), spiMBean(s2).getZkOutage().matches("FROZEN for \\d+ ms, [1-9]\\d* custom"
+            + " message\\(s\\) held"));
 
         zk.restart();
         sent.get(60, TimeUnit.SECONDS);
@@ -70,7 +72,7 @@ public class ZooKeeperOutageTest extends ZkIonTestSupport {
         }
 
         assertEquals("delivered once", 1, got.stream().filter("ping meanwhile"::equals).count());
-        assertEquals(1, spiOf(s2).discoveryMetrics().messagesHeld());
+        assertTrue(spiOf(s2).discoveryMetrics().messagesHeld() >= 1);
 
         for (int i = 0; i < 500; i++)
             assertEquals(Integer.valueOf(i), cache.get(i));

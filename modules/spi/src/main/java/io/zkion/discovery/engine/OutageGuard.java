@@ -309,7 +309,7 @@ final class OutageGuard implements AutoCloseable {
     @Override public void close() {
         timer.shutdownNow();
         checks.shutdownNow();
-        probe.close();
+        probe.shutdown();
 
         synchronized (connectedMux) {
             connectedMux.notifyAll();

@@ -1,7 +1,11 @@
 package io.zkion.discovery.engine;
 
 import java.util.Collection;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.cluster.ClusterNode;
@@ -27,6 +31,16 @@ final class PeerProbe implements AutoCloseable {
     private final IgniteLogger log;
     private final IgniteBiPredicate<UUID, Object> receiver = this::received;
     private volatile IgniteSpiContext ctx;
+    /** Sends off the asker's thread: a send to a node that does not answer blocks for Ignite's connect timeout. */
+    private final ExecutorService sends = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "zkion-outage-ask");
+
+        t.setDaemon(true);
+
+        return t;
+    });
+    /** Peers a question is still being sent to: not asked again until it is out. */
+    private final Set<UUID> sending = ConcurrentHashMap.newKeySet();
 
     /** @param reachesZk Whether this node is connected to ZooKeeper now: what it answers. */
     PeerProbe(BooleanSupplier reachesZk, Answers answers, IgniteLogger log) {
@@ -42,7 +56,10 @@ final class PeerProbe implements AutoCloseable {
         ctx.addLocalMessageListener(TOPIC, receiver);
     }
 
-    /** Asks each of {@code peers}; those that cannot be reached are simply not heard from. */
+    /**
+     * Asks each of {@code peers}, each send on its own thread, so that a peer that does not answer holds up neither
+     * the others nor the caller; such a peer is simply not heard from.
+     */
     void ask(long outage, Collection<ClusterNode> peers) {
         IgniteSpiContext c = ctx;
 
@@ -50,12 +67,25 @@ final class PeerProbe implements AutoCloseable {
             return;
 
         for (ClusterNode n : peers) {
+            if (!sending.add(n.id()))
+                continue;
+
             try {
-                c.send(n, Reach.question(outage), TOPIC);
+                sends.execute(() -> {
+                    try {
+                        c.send(n, Reach.question(outage), TOPIC);
+                    }
+                    catch (Exception e) {
+                        if (log.isDebugEnabled())
+                            log.debug("ZooKeeper reach question not sent to " + n.id() + ": " + e);
+                    }
+                    finally {
+                        sending.remove(n.id());
+                    }
+                });
             }
-            catch (Exception e) {
-                if (log.isDebugEnabled())
-                    log.debug("ZooKeeper reach question not sent to " + n.id() + ": " + e);
+            catch (RuntimeException closed) {
+                sending.remove(n.id());
             }
         }
     }
@@ -87,6 +117,13 @@ final class PeerProbe implements AutoCloseable {
         return true; // Keep listening.
     }
 
+    /** Stops listening, and sending for good. */
+    void shutdown() {
+        close();
+        sends.shutdownNow();
+    }
+
+    /** Stops listening (until {@link #listen} again). */
     @Override public void close() {
         IgniteSpiContext c = ctx;
 
