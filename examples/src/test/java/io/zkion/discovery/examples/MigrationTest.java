@@ -34,8 +34,9 @@ public class MigrationTest {
 
     @Test(timeout = 240_000) public void aPersistentClusterMovesFromTheStockSpiToZkIon() throws Exception {
         File work = Files.createTempDirectory("zkion-migration").toFile();
+        TestingServer zk = new TestingServer(true);
 
-        try (TestingServer zk = new TestingServer(true)) {
+        try {
             List<Object> baseline = new ArrayList<>();
 
             // 1. On the stock SPI.
@@ -88,7 +89,8 @@ public class MigrationTest {
                 assertEquals("key " + i, "v" + i, back.get(i));
         }
         finally {
-            Ignition.stopAll(true);
+            Ignition.stopAll(true); // Before ZooKeeper: the nodes leave as they would in service.
+            zk.close();
             U.delete(work);
         }
     }

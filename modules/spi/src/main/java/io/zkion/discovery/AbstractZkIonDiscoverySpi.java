@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Consumer;
 import io.zkion.discovery.codec.event.FormatId;
 import io.zkion.discovery.codec.zip.StreamingZip;
 import io.zkion.discovery.config.Codecs;
@@ -313,11 +314,20 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         client = null;
     }
 
-    @Override protected void onContextInitialized0(IgniteSpiContext spiCtx) throws IgniteSpiException {
-        NodeEngine started = engine;
+    /** Runs {@code a} on this node's engine, if it is started. */
+    private void onEngine(Consumer<NodeEngine> a) {
+        NodeEngine e = engine;
 
-        if (started != null)
-            started.contextInitialized(spiCtx); // The outage guard asks and answers peers through the real context.
+        if (e != null)
+            a.accept(e);
+    }
+
+    @Override protected void onContextDestroyed0() {
+        onEngine(NodeEngine::contextDestroyed); // Ignite stops this node, its communication not yet.
+    }
+
+    @Override protected void onContextInitialized0(IgniteSpiContext spiCtx) throws IgniteSpiException {
+        onEngine(e -> e.contextInitialized(spiCtx)); // The outage guard asks and answers peers through the real context.
 
         try {
             discoveryMetrics().register((MetricRegistryImpl)spiCtx.getOrCreateMetricRegistry(DISCO_METRICS),
@@ -410,10 +420,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public void failNode(UUID nodeId, String warning) {
-        NodeEngine e = engine;
-
-        if (e != null)
-            e.failNode(nodeId, warning);
+        onEngine(e -> e.failNode(nodeId, warning));
     }
 
     @Override public boolean isClientMode() throws IllegalStateException {
@@ -431,18 +438,12 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public void clientReconnect() {
-        NodeEngine e = engine;
-
-        if (e != null)
-            e.clientReconnect();
+        onEngine(NodeEngine::clientReconnect);
     }
 
     /** Drops this node's ZooKeeper session without leaving: the others see it fail, and it is segmented. */
     @Override public void simulateNodeFailure() {
-        NodeEngine e = engine;
-
-        if (e != null)
-            e.simulateFailure();
+        onEngine(NodeEngine::simulateFailure);
     }
 
     @Override public boolean supportsCommunicationFailureResolve() {
@@ -457,11 +458,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     @TestSeam
     protected void testHooks(InternalListenerHooks hooks) {
         this.hooks = hooks;
-
-        NodeEngine e = engine;
-
-        if (e != null)
-            e.hooks(hooks);
+        onEngine(e -> e.hooks(hooks));
     }
 
     /** Injects faults into this node's commits, from its start on. */

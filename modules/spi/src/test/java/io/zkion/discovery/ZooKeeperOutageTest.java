@@ -2,6 +2,7 @@ package io.zkion.discovery;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteCache;
@@ -82,6 +83,52 @@ public class ZooKeeperOutageTest extends ZkIonTestSupport {
 
         await("s4 joined everywhere", 30_000, () -> s1.cluster().nodes().size() == 5);
         assertEquals(topVer + 1, s4.cluster().topologyVersion());
+    }
+
+    /**
+     * A server stops as ZooKeeper goes out. Ignite stops its communication before its discovery, so it answers no
+     * question any more; the other server, asking, must not read that silence as "ZooKeeper is up over there" and
+     * segment itself. The stopping server says it leaves while it still can, and the other one freezes. (Without the
+     * notice the other server segments at a quarter of the session timeout.)
+     */
+    @Test(timeout = 120_000) public void aServerStoppingAsZooKeeperGoesOutLeavesTheOtherFrozen() throws Exception {
+        CountDownLatch inStop = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ZkIonDiscoverySpi holding = new ZkIonDiscoverySpi() {
+            @Override public void spiStop() {
+                inStop.countDown();
+
+                try {
+                    release.await(60, TimeUnit.SECONDS); // Held where a slow stop would be: in discovery's stop.
+                }
+                catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+
+                super.spiStop();
+            }
+        };
+
+        start(config("s1", false).setDiscoverySpi(holding.setZkConnectionString(zk.getConnectString())
+            .setZkRootPath(root).setSessionTimeout(SESSION_TIMEOUT)));
+        Ignite s2 = start("s2");
+        CompletableFuture<Void> stopped = CompletableFuture.runAsync(() -> Ignition.stop("s1", true));
+
+        assertTrue("s1 reached its discovery's stop", inStop.await(30, TimeUnit.SECONDS));
+        zk.stop();
+
+        await("s2 frozen", 10_000, () -> spiMBean(s2).getZkOutage().startsWith("FROZEN"));
+        Thread.sleep(SESSION_TIMEOUT); // Well past the quarter timeout at which a node cut off alone segments.
+        assertEquals(IgniteState.STARTED, Ignition.state("s2"));
+        assertTrue(spiMBean(s2).getZkOutage(), spiMBean(s2).getZkOutage().startsWith("FROZEN"));
+
+        zk.restart();
+        release.countDown();
+        stopped.get(60, TimeUnit.SECONDS);
+
+        await("s1 left s2's topology", 30_000, () -> s2.cluster().nodes().size() == 1);
+        assertEquals(IgniteState.STARTED, Ignition.state("s2"));
+        assertEquals(0, spiOf(s2).discoveryMetrics().sessionsLost());
     }
 
     private static ZkIonDiscoverySpiMBean spiMBean(Ignite n) {

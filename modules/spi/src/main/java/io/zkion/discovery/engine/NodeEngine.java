@@ -130,6 +130,11 @@ public final class NodeEngine {
         outage.listen(spiCtx);
     }
 
+    /** Ignite stops this node: its communication still carries messages, and the outage guard says goodbye. */
+    public void contextDestroyed() {
+        outage.stopping();
+    }
+
     /** @return Whether ZooKeeper is out for this node: CONNECTED, DECIDING, FROZEN or CUT_OFF (see {@link OutageGuard}). */
     public String outageState() {
         return outage.state().name();

@@ -8,7 +8,9 @@ import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.zk.ServingCheck;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,6 +41,10 @@ final class OutageGuard implements AutoCloseable {
     private final ExecutorService checks;
     private final AtomicBoolean checking = new AtomicBoolean();
     private final Object connectedMux = new Object();
+    /** Servers that said they are stopping: they answer no more, and will not be there to fail this node. */
+    private final Set<UUID> leavers = ConcurrentHashMap.newKeySet();
+    /** Ignite stops this node: no cut-off then, which Ignite's failure handler would take for a crash. */
+    private volatile boolean stopping;
 
     /** Segments the node cut off alone, off the discovery thread; gets the reason. */
     private volatile Consumer<String> cutOff = r -> { };
@@ -49,7 +55,7 @@ final class OutageGuard implements AutoCloseable {
         this.log = ctx.log();
         this.lifecycle = lifecycle;
         this.membership = membership;
-        this.probe = new PeerProbe(this::connected, this::answered, log);
+        this.probe = new PeerProbe(this::connected, this::answered, this::leaving, log);
 
         String inst = ctx.host().igniteInstanceName();
 
@@ -73,6 +79,14 @@ final class OutageGuard implements AutoCloseable {
     /** Answers the peers' questions, and asks them, through Ignite's real context. */
     void listen(IgniteSpiContext spiCtx) {
         probe.listen(spiCtx);
+    }
+
+    /** This node stops: tells the other servers, which must not wait for its answers through an outage. */
+    void stopping() {
+        stopping = true;
+
+        if (!local.isClient())
+            probe.announceLeaving(serverPeers());
     }
 
     Outage state() {
@@ -164,6 +178,11 @@ final class OutageGuard implements AutoCloseable {
                 + " before ZooKeeper came back");
     }
 
+    private void leaving(UUID peer) {
+        leavers.add(peer);
+        run(this::decide);
+    }
+
     private void answered(UUID peer, long outage, boolean reaches) {
         rule.answered(outage, peer, reaches);
         run(this::decide); // On the guard's thread; only its ticks ask again.
@@ -227,7 +246,7 @@ final class OutageGuard implements AutoCloseable {
 
     /** Applies the rule now, and acts on its verdict. @return Whether the outage goes on with this node in it. */
     private synchronized boolean decide() {
-        if (!rule.active())
+        if (!rule.active() || stopping)
             return false;
 
         if (!lifecycle.is(State.JOINED)) {
@@ -285,9 +304,11 @@ final class OutageGuard implements AutoCloseable {
         Topology top = membership.topology();
 
         for (ClusterNode n : top.nodes()) {
-            if (!n.isClient() && !n.id().equals(local.id()))
+            if (!n.isClient() && !n.id().equals(local.id()) && !leavers.contains(n.id()))
                 out.add(n);
         }
+
+        leavers.removeIf(id -> top.node(id) == null); // Gone from the topology: nothing to remember.
 
         return out;
     }

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.lang.IgniteBiPredicate;
@@ -28,6 +29,7 @@ final class PeerProbe implements AutoCloseable {
 
     private final BooleanSupplier reachesZk;
     private final Answers answers;
+    private final Consumer<UUID> leavers;
     private final IgniteLogger log;
     private final IgniteBiPredicate<UUID, Object> receiver = this::received;
     private volatile IgniteSpiContext ctx;
@@ -42,10 +44,14 @@ final class PeerProbe implements AutoCloseable {
     /** Peers a question is still being sent to: not asked again until it is out. */
     private final Set<UUID> sending = ConcurrentHashMap.newKeySet();
 
-    /** @param reachesZk Whether this node is connected to ZooKeeper now: what it answers. */
-    PeerProbe(BooleanSupplier reachesZk, Answers answers, IgniteLogger log) {
+    /**
+     * @param reachesZk Whether this node is connected to ZooKeeper now: what it answers.
+     * @param leavers Gets each peer that said it is stopping.
+     */
+    PeerProbe(BooleanSupplier reachesZk, Answers answers, Consumer<UUID> leavers, IgniteLogger log) {
         this.reachesZk = reachesZk;
         this.answers = answers;
+        this.leavers = leavers;
         this.log = log;
     }
 
@@ -61,23 +67,37 @@ final class PeerProbe implements AutoCloseable {
      * the others nor the caller; such a peer is simply not heard from.
      */
     void ask(long outage, Collection<ClusterNode> peers) {
+        sendEach(peers, Reach.question(outage), true);
+    }
+
+    /**
+     * Tells each of {@code peers} that this node is stopping, while Ignite's communication still carries messages
+     * (it stops taking them in before discovery stops): from then on this node answers no question, and a peer that
+     * waited for its answer through an outage would segment itself for nothing.
+     */
+    void announceLeaving(Collection<ClusterNode> peers) {
+        sendEach(peers, Reach.leaving(), false);
+    }
+
+    /** @param once Skip a peer a message is still being sent to (a question: one in flight per peer is enough). */
+    private void sendEach(Collection<ClusterNode> peers, long[] msg, boolean once) {
         IgniteSpiContext c = ctx;
 
         if (c == null)
             return;
 
         for (ClusterNode n : peers) {
-            if (!sending.add(n.id()))
+            if (!sending.add(n.id()) && once)
                 continue;
 
             try {
                 sends.execute(() -> {
                     try {
-                        c.send(n, Reach.question(outage), TOPIC);
+                        c.send(n, msg, TOPIC);
                     }
                     catch (Exception e) {
                         if (log.isDebugEnabled())
-                            log.debug("ZooKeeper reach question not sent to " + n.id() + ": " + e);
+                            log.debug("ZooKeeper reach message not sent to " + n.id() + ": " + e);
                     }
                     finally {
                         sending.remove(n.id());
@@ -96,7 +116,12 @@ final class PeerProbe implements AutoCloseable {
         if (r == null)
             return true;
 
-        if (!r.question) {
+        if (r.kind == Reach.LEAVING) {
+            leavers.accept(from);
+            return true;
+        }
+
+        if (r.kind == Reach.ANSWER) {
             answers.answered(from, r.outage, r.reaches);
             return true;
         }
@@ -140,21 +165,23 @@ final class PeerProbe implements AutoCloseable {
     }
 
     /**
-     * A question ("do you reach ZooKeeper?") or its answer, for one outage of the asker. On the wire a {@code long[]}:
+     * A question ("do you reach ZooKeeper?") or its answer, for one outage of the asker, or a stopping node's notice.
+     * On the wire a {@code long[]}:
      * Ignite's binary marshaller sends it as it is, where a class of ours would first need its type registered
      * through discovery, which is what is out.
      */
     static final class Reach {
         private static final long QUESTION = 0x5a4b5251L;
         private static final long ANSWER = 0x5a4b5241L;
+        private static final long LEAVING = 0x5a4b524cL;
 
+        final long kind;
         final long outage;
-        final boolean question;
         final boolean reaches;
 
-        private Reach(long outage, boolean question, boolean reaches) {
+        private Reach(long kind, long outage, boolean reaches) {
+            this.kind = kind;
             this.outage = outage;
-            this.question = question;
             this.reaches = reaches;
         }
 
@@ -166,6 +193,10 @@ final class PeerProbe implements AutoCloseable {
             return new long[] {ANSWER, outage, reaches ? 1 : 0};
         }
 
+        static long[] leaving() {
+            return new long[] {LEAVING, 0, 0};
+        }
+
         /** @return The question or answer {@code msg} holds, or null if it is none. */
         static Reach of(Object msg) {
             if (!(msg instanceof long[]) || ((long[])msg).length != 3)
@@ -173,7 +204,7 @@ final class PeerProbe implements AutoCloseable {
 
             long[] m = (long[])msg;
 
-            return m[0] == QUESTION || m[0] == ANSWER ? new Reach(m[1], m[0] == QUESTION, m[2] == 1) : null;
+            return m[0] == QUESTION || m[0] == ANSWER || m[0] == LEAVING ? new Reach(m[0], m[1], m[2] == 1) : null;
         }
     }
 }
