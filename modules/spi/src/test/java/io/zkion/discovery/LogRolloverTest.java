@@ -108,7 +108,9 @@ public class LogRolloverTest extends ZkIonTestSupport {
 
             ClusterState st = codec.decodeState(zkc.getData().forPath(root + "/state"), "state");
 
-            assertTrue("several rollovers: " + st, st.logEpoch >= 3);
+            // How many entries 175 pings make depends on how many a sender batches into one: two rollovers at
+            // least (three in most runs; CI has seen two).
+            assertTrue("several rollovers: " + st, st.logEpoch >= 2);
             assertTrue("counted", ((IgniteEx)all.get(0)).context().metric().registry("io.discovery.zkion")
                 .<org.apache.ignite.spi.metric.LongMetric>findMetric("LogRollovers").value() >= 1);
             // Members append until the coordinator's next step closes the gate: a drain starts a little past the threshold.

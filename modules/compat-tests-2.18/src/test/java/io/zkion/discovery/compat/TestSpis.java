@@ -36,5 +36,14 @@ final class TestSpis {
                 }
             });
         }
+
+        /**
+         * Ignite's multi-JVM tests ship a copy of the SPI to the remote node's JVM, found with getDeclaredMethod: the
+         * shipped SPI's own is not seen from here, and without one the remote node falls back to TCP discovery and
+         * forms a cluster of its own.
+         */
+        private ZkIonDiscoverySpi cloneSpiConfiguration() {
+            return copyConfigurationTo(new Hooked());
+        }
     }
 }
