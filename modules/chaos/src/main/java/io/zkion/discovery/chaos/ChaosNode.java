@@ -249,6 +249,7 @@ public final class ChaosNode {
                 log.write("STOPPING");
                 if (workload != null)
                     workload.stopWorkload();
+                awaitWork(60_000);
                 Ignition.stop(name, true);
                 break;
             default:
@@ -256,7 +257,20 @@ public final class ChaosNode {
         }
     }
 
-    private void createCache(String cache) {
+    /**
+     * Waits until the worker has carried out what was given to it before now: a send or a cache create given before
+     * a stop happens before it, as the controller means.
+     */
+    private void awaitWork(long ms) {
+        try {
+            work.submit(() -> { }).get(ms, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        catch (Exception e) {
+            log.write("CMDFAIL", "stop_drain", oneLine(e));
+        }
+    }
+
+        private void createCache(String cache) {
         try {
             // Few partitions: the last nodes of a run hold every cache in their small data regions.
             ignite.getOrCreateCache(new CacheConfiguration<String, String>(cache).setBackups(1)
