@@ -270,7 +270,7 @@ public final class ChaosNode {
         }
     }
 
-        private void createCache(String cache) {
+    private void createCache(String cache) {
         try {
             // Few partitions: the last nodes of a run hold every cache in their small data regions.
             ignite.getOrCreateCache(new CacheConfiguration<String, String>(cache).setBackups(1)
