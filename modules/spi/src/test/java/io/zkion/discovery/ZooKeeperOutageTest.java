@@ -89,7 +89,7 @@ public class ZooKeeperOutageTest extends ZkIonTestSupport {
      * A server stops as ZooKeeper goes out. Ignite stops its communication before its discovery, so it answers no
      * question any more; the other server, asking, must not read that silence as "ZooKeeper is up over there" and
      * segment itself. The stopping server says it leaves while it still can, and the other one freezes. (Without the
-     * notice the other server segments at a quarter of the session timeout.)
+     * notice the other server segments at a sixth of the session timeout.)
      */
     @Test(timeout = 120_000) public void aServerStoppingAsZooKeeperGoesOutLeavesTheOtherFrozen() throws Exception {
         CountDownLatch inStop = new CountDownLatch(1);
@@ -118,7 +118,7 @@ public class ZooKeeperOutageTest extends ZkIonTestSupport {
         zk.stop();
 
         await("s2 frozen", 10_000, () -> spiMBean(s2).getZkOutage().startsWith("FROZEN"));
-        Thread.sleep(SESSION_TIMEOUT); // Well past the quarter timeout at which a node cut off alone segments.
+        Thread.sleep(SESSION_TIMEOUT); // Well past the sixth of the timeout at which a node cut off alone segments.
         assertEquals(IgniteState.STARTED, Ignition.state("s2"));
         assertTrue(spiMBean(s2).getZkOutage(), spiMBean(s2).getZkOutage().startsWith("FROZEN"));
 

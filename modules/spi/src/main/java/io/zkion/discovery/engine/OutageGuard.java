@@ -113,7 +113,7 @@ final class OutageGuard implements AutoCloseable {
 
         log.warning("ZooKeeper lost [node=" + local.id() + ", outage=" + n + "]: " + (local.isClient()
             ? "this client holds its place until ZooKeeper is back"
-            : "asking the other servers whether they reach it; segmented in " + t / 4 + " ms unless all say no"));
+            : "asking the other servers whether they reach it; segmented in " + OutageRule.firstDeadline(t) + " ms unless all say no"));
 
         if (!local.isClient())
             run(() -> tick(n));

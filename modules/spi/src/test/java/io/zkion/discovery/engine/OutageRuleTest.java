@@ -45,13 +45,13 @@ public class OutageRuleTest {
         assertEquals(Verdict.FROZE, rule.decide(Collections.emptyList(), 10, T));
     }
 
-    @Test public void aServerIsCutOffAQuarterTimeoutInWhenAPeerReachesZooKeeper() {
+    @Test public void aServerIsCutOffASixthTimeoutInWhenAPeerReachesZooKeeper() {
         long n = rule.suspended(false, 0, T);
 
         rule.answered(n, A, true);
         rule.answered(n, B, false);
-        assertEquals(Verdict.NONE, rule.decide(PEERS, T / 4 - 1, T));
-        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, T / 4, T));
+        assertEquals(Verdict.NONE, rule.decide(PEERS, OutageRule.firstDeadline(T) - 1, T));
+        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, OutageRule.firstDeadline(T), T));
         assertEquals(Outage.CUT_OFF, rule.state());
         assertNull("a cut-off node's outage does not end", rule.ended());
     }
@@ -60,7 +60,7 @@ public class OutageRuleTest {
         long n = rule.suspended(false, 0, T);
 
         rule.answered(n, A, false);
-        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, T / 4, T));
+        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, OutageRule.firstDeadline(T), T));
     }
 
     /** One ZooKeeper server crashed: another answers that it serves, and the client gets more time to reach it. */
@@ -69,7 +69,7 @@ public class OutageRuleTest {
 
         rule.answered(n, A, true);
         rule.servingSeen(1_200);
-        assertEquals(Verdict.EXTENDED, rule.decide(PEERS, 1_000 + T / 4, T));
+        assertEquals(Verdict.EXTENDED, rule.decide(PEERS, 1_000 + OutageRule.firstDeadline(T), T));
         assertEquals(Outage.DECIDING, rule.state());
         assertEquals(Verdict.NONE, rule.decide(PEERS, 1_000 + T / 2 - 1, T));
         assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, 1_000 + T / 2, T));
@@ -81,7 +81,7 @@ public class OutageRuleTest {
         long n = rule.suspended(false, 1_000, T);
 
         rule.answered(n, A, true);
-        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, 1_000 + T / 4, T));
+        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, 1_000 + OutageRule.firstDeadline(T), T));
     }
 
     @Test public void reconnectingInTimeEndsTheOutage() {
