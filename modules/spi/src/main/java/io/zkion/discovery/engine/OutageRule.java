@@ -17,8 +17,8 @@ import java.util.UUID;
  * <li>Without that answer from every one of them (one reaches ZooKeeper, or does not answer), it is cut off a sixth
  * of the session timeout after it lost ZooKeeper. Its client notices silence after two thirds of the timeout, so the
  * ensemble may expire its session a third of the timeout after that, at the earliest; the other sixth is the margin
- * for a client that notices late (a busy machine; a quarter was measured too short by 70 ms at 6 s). Once only, the deadline moves
- * to half the timeout when a ZooKeeper server has answered this node that it serves: the node is not cut off, its
+ * for a client that notices late (a busy machine; a quarter was measured too short by 70 ms at 6 s). Once only, the
+ * deadline moves to half the timeout when a ZooKeeper server has answered this node that it serves: the node is not cut off, its
  * client is between servers (one crashed, and the client waits up to a second before it tries the next).</li>
  * <li>A frozen server that hears a peer reach ZooKeeper again while it still does not is cut off half a session
  * timeout after that unless it reconnects: the new leader gave its session a full timeout at the quorum's return,
@@ -64,15 +64,15 @@ final class OutageRule {
         return deadline;
     }
 
-    /**
-     * ZooKeeper lost, at {@code now}, by a joined node whose session timeout is {@code t}.
-     * @return The new outage's number; 0 if the node was in one already, or is cut off.
-     */
     /** @return How long after it lost ZooKeeper a server without every peer's answer is cut off. */
     static long firstDeadline(long t) {
         return t / 6;
     }
 
+    /**
+     * ZooKeeper lost, at {@code now}, by a joined node whose session timeout is {@code t}.
+     * @return The new outage's number; 0 if the node was in one already, or is cut off.
+     */
     synchronized long suspended(boolean client, long now, long t) {
         if (state != Outage.CONNECTED)
             return 0;

@@ -79,7 +79,7 @@ final class PeerProbe implements AutoCloseable {
         sendEach(peers, Reach.leaving(), false);
     }
 
-    /** @param once Skip a peer a message is still being sent to (a question: one in flight per peer is enough). */
+    /** @param once One such message in flight per peer (questions): a peer still being sent one is skipped. */
     private void sendEach(Collection<ClusterNode> peers, long[] msg, boolean once) {
         IgniteSpiContext c = ctx;
 
@@ -87,7 +87,7 @@ final class PeerProbe implements AutoCloseable {
             return;
 
         for (ClusterNode n : peers) {
-            if (!sending.add(n.id()) && once)
+            if (once && !sending.add(n.id()))
                 continue;
 
             try {
@@ -100,12 +100,14 @@ final class PeerProbe implements AutoCloseable {
                             log.debug("ZooKeeper reach message not sent to " + n.id() + ": " + e);
                     }
                     finally {
-                        sending.remove(n.id());
+                        if (once)
+                            sending.remove(n.id());
                     }
                 });
             }
             catch (RuntimeException closed) {
-                sending.remove(n.id());
+                if (once)
+                    sending.remove(n.id());
             }
         }
     }
