@@ -80,10 +80,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     private transient volatile InternalListenerHooks hooks;
     private transient volatile ZkFaults zkFaults;
     private transient volatile Runnable afterJoinRequest;
-    /**
-     * Created on first use, not inline: an SPI that travels to another JVM (Ignite's multi-JVM tests, tools that ship
-     * an IgniteConfiguration) comes back without its constructor or field initialisers having run.
-     */
+    /** Made on first use: an SPI shipped to another JVM (multi-JVM tests) comes back without its initialisers run. */
     private transient DiscoveryMetrics metrics;
 
     // ---- Configuration, named and meant as on Ignite's ZookeeperDiscoverySpi.
@@ -302,16 +299,21 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     private void stopQuietly() {
+        // An interrupted start ends here too: cleared for the stop's bounded waits, then set again.
+        boolean interrupted = Thread.interrupted();
         NodeEngine e = engine;
 
         if (e != null)
             e.stop();
 
         if (client != null)
-            client.close();
+            ZooKeeperConnector.close(client, ignite == null ? null : ignite.name());
 
         engine = null;
         client = null;
+
+        if (interrupted)
+            Thread.currentThread().interrupt();
     }
 
     /** Runs {@code a} on this node's engine, if it is started. */

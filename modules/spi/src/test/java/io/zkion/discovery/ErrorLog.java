@@ -2,11 +2,15 @@ package io.zkion.discovery;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import org.apache.ignite.IgniteLogger;
 
 /** A node's logger that keeps its warnings and errors, for a test to look for a message; drops the rest. */
 final class ErrorLog implements IgniteLogger {
     final List<String> messages = new CopyOnWriteArrayList<>();
+
+    /** Runs on the logging thread for every warning and error, after it is kept: a test acts at that very step. */
+    volatile Consumer<String> onMessage = m -> { };
 
     /** @return Whether a warning or error so far contains every one of {@code parts}. */
     boolean has(String... parts) {
@@ -31,10 +35,12 @@ final class ErrorLog implements IgniteLogger {
 
     @Override public void warning(String msg, Throwable e) {
         messages.add(msg);
+        onMessage.accept(msg);
     }
 
     @Override public void error(String msg, Throwable e) {
         messages.add(msg);
+        onMessage.accept(msg);
     }
 
     @Override public boolean isTraceEnabled() {

@@ -3,6 +3,11 @@ package io.zkion.discovery.config;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,6 +46,54 @@ public final class ZooKeeperConnector {
         this.log = log;
     }
 
+    /** How long a close waits for ZooKeeper to end the session. */
+    private static final long CLOSE_WAIT_MS = 10_000;
+
+    /** Set once the caller gave up: a connection made after it is closed, and no second one is made. */
+    private volatile boolean cancelled;
+
+    /**
+     * Connects on a thread of its own while the calling thread only waits. Ignite stops a node that is still starting
+     * by interrupting its starter thread once, and ZooKeeper's client clears an interrupt when it closes a connection
+     * (its close waits for the server's reply and drops the InterruptedException): on the starter thread, a close
+     * here would lose Ignite's stop, and the start would go on to wait for its join for good.
+     *
+     * @return A started client with a live session.
+     * @throws IgniteSpiException If ZooKeeper cannot be reached, or the calling thread is interrupted (it stays so).
+     */
+    public CuratorFramework connect() {
+        CompletableFuture<CuratorFramework> made = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                made.complete(connectGranted());
+            }
+            catch (Throwable e) {
+                made.completeExceptionally(e);
+            }
+        }, "zkion-connect%" + instanceName + '%');
+
+        t.setDaemon(true);
+        t.start();
+
+        try {
+            return made.get();
+        }
+        catch (InterruptedException e) {
+            cancelled = true;
+            t.interrupt();
+            made.thenAccept(c -> close(c, instanceName)); // Made after all: closed at once.
+            Thread.currentThread().interrupt();
+
+            throw new IgniteSpiException("Interrupted while connecting to ZooKeeper (the node is being stopped)", e);
+        }
+        catch (ExecutionException e) {
+            if (e.getCause() instanceof IgniteSpiException)
+                throw (IgniteSpiException)e.getCause();
+
+            throw new IgniteSpiException("ZkIonDiscoverySpi: failed to connect to ZooKeeper: " + e.getCause(), e.getCause());
+        }
+    }
+
     /**
      * ZooKeeper grants a session timeout within the servers' {@code minSessionTimeout} and {@code maxSessionTimeout}
      * (2 and 20 ticks by default), whatever was asked. The stock SPI runs with what is granted, and so does this one:
@@ -49,7 +102,7 @@ public final class ZooKeeperConnector {
      *
      * @return A started client with a live session.
      */
-    public CuratorFramework connect() {
+    private CuratorFramework connectGranted() {
         CuratorFramework c = connect(sessionTimeout);
         int granted;
 
@@ -57,7 +110,7 @@ public final class ZooKeeperConnector {
             granted = c.getZookeeperClient().getZooKeeper().getSessionTimeout();
         }
         catch (Exception e) {
-            c.close();
+            close(c, instanceName);
             throw new IgniteSpiException("ZkIonDiscoverySpi: failed to connect to ZooKeeper: " + e, e);
         }
 
@@ -70,7 +123,10 @@ public final class ZooKeeperConnector {
             + " bounds it. Running with " + granted + " ms; set sessionTimeout within the servers' bounds, or change "
             + "them, to silence this");
 
-        c.close();
+        close(c, instanceName);
+
+        if (cancelled)
+            throw new IgniteSpiException("Stopped while connecting to ZooKeeper");
 
         return connect(granted);
     }
@@ -91,7 +147,8 @@ public final class ZooKeeperConnector {
             .connectionTimeoutMs((int)Math.min(sessionTimeout, 15_000))
             .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
             .zkClientConfig(cfg)
-            .threadFactory(threads());
+            .threadFactory(threads())
+            .runSafeService(runSafeService());
 
         noSimulatedExpiration(b);
 
@@ -121,7 +178,7 @@ public final class ZooKeeperConnector {
 
         try {
             if (!c.blockUntilConnected((int)wait, TimeUnit.MILLISECONDS)) {
-                c.close();
+                close(c, instanceName);
                 throw new IgniteSpiException("ZkIonDiscoverySpi: cannot connect to ZooKeeper at '" + connectionString
                     + "' within " + wait + " ms: check zkConnectionString and that the servers are up");
             }
@@ -129,14 +186,14 @@ public final class ZooKeeperConnector {
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            c.close();
+            close(c, instanceName);
             throw new IgniteSpiException("Interrupted while connecting to ZooKeeper", e);
         }
         catch (IgniteSpiException e) {
             throw e;
         }
         catch (Exception e) {
-            c.close();
+            close(c, instanceName);
             throw new IgniteSpiException("ZkIonDiscoverySpi: failed to connect to ZooKeeper: " + e, e);
         }
 
@@ -175,6 +232,45 @@ public final class ZooKeeperConnector {
     }
 
     /** Curator's threads named the way Ignite names a node's threads ({@code name-#n%instance%}): dumps tell nodes apart. */
+    /**
+     * Closes {@code c} on a thread of its own and waits for that, at most {@link #CLOSE_WAIT_MS}, an interrupt
+     * notwithstanding (it is kept). ZooKeeper's client closes its session only if the closing thread is not
+     * interrupted: otherwise it drops the InterruptedException and the connection without the server's reply, and the
+     * session, with this node's ephemeral znodes, lives on for a whole session timeout.
+     */
+    public static void close(CuratorFramework c, String instanceName) {
+        Thread t = new Thread(c::close, "zkion-close%" + (instanceName == null ? "" : instanceName) + '%');
+        boolean interrupted = false;
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
+
+        t.setDaemon(true);
+        t.start();
+
+        while (t.isAlive() && System.nanoTime() < end) {
+            try {
+                t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime())));
+            }
+            catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+
+        if (interrupted)
+            Thread.currentThread().interrupt();
+    }
+
+    /**
+     * Curator never shuts down the executor it makes for its watcher callbacks' notifications, so every client it
+     * closes leaves an idle thread behind for good: this one's thread ends a second after its last task.
+     */
+    private Executor runSafeService() {
+        ThreadPoolExecutor e = new ThreadPoolExecutor(1, 1, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads());
+
+        e.allowCoreThreadTimeOut(true);
+
+        return e;
+    }
+
     private ThreadFactory threads() {
         AtomicInteger n = new AtomicInteger();
 

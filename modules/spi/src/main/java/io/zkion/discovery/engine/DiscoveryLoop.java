@@ -74,6 +74,16 @@ final class DiscoveryLoop {
         worker.shutdownNow();
     }
 
+    /** Waits, at most {@code ms}, for the thread to end after {@link #shutdown}; an interrupt is kept. */
+    void awaitTermination(long ms) {
+        try {
+            worker.awaitTermination(ms, TimeUnit.MILLISECONDS);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** @return A run of {@code action} on the discovery thread after {@code ms}, scheduled once at a time. */
     Delayed delayed(long ms, Runnable action) {
         return new Delayed(ms, action);
@@ -90,6 +100,9 @@ final class DiscoveryLoop {
         void await(long ms) {
             try {
                 f.get(ms, TimeUnit.MILLISECONDS);
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // Kept for the caller: it stops anyway.
             }
             catch (Exception ignored) {
                 // Bounded on purpose: stop must not hang on a stuck listener.

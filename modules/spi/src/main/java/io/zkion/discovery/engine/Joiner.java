@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiException;
@@ -72,7 +73,11 @@ final class Joiner {
     /** A test's fault, run once the request is written and before the wait: an expiry, say. */
     private final Runnable afterRequest;
 
-    Joiner(EngineContext ctx) {
+    /** Whether the node is being stopped: the wait for an answer gives up. */
+    private final BooleanSupplier stopped;
+
+    Joiner(EngineContext ctx, BooleanSupplier stopped) {
+        this.stopped = stopped;
         this.store = ctx.store();
         this.paths = ctx.paths();
         this.codec = ctx.codec();
@@ -190,6 +195,10 @@ final class Joiner {
             long nextLog = start + 10_000;
 
             while (true) {
+                // Its stop interrupts this thread, but a library on the way may have cleared that: asked each round.
+                if (stopped.getAsBoolean())
+                    throw new IgniteSpiException("Stopped while waiting for the coordinator to answer the join");
+
                 // Asked before the answer is read: the coordinator's commit of a join sets the joiner's alive znode,
                 // so with that gone and no answer after, no answer can come to this request.
                 boolean requested = store.exists(paths.alive(id));

@@ -5,8 +5,10 @@ import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.ignite.spi.IgniteSpiException;
 
 /** The engine's side of a join: the layout in ZooKeeper, the handshake on the discovery thread, the wait for it. */
@@ -20,8 +22,14 @@ final class Joining {
     private final DiscoveryLoop loop;
     private final OutageGuard outage;
 
+    /** The first join while it runs: a stop fails it, and the starter thread waiting on it returns at once. */
+    private final CompletableFuture<Void> firstJoin = new CompletableFuture<>();
+
+    /** Whether the node is being stopped: a handshake gives up at its next step. */
+    private final BooleanSupplier stopped;
+
     Joining(EngineContext ctx, Membership membership, AckWriter acks, LogWatch watch, DiscoveryLoop loop,
-        OutageGuard outage) {
+        OutageGuard outage, BooleanSupplier stopped) {
         this.ctx = ctx;
         this.store = ctx.store();
         this.paths = ctx.paths();
@@ -30,10 +38,11 @@ final class Joining {
         this.watch = watch;
         this.loop = loop;
         this.outage = outage;
+        this.stopped = stopped;
     }
 
     /** Creates the znodes every node needs, and refuses a root that holds another discovery's. */
-    void prepareLayout() {
+    private void prepareLayout() {
         try {
             refuseStockLayout(); // Before anything is written: a foreign root stays as it was.
             store.ensureLayout();
@@ -55,25 +64,38 @@ final class Joining {
         }
     }
 
-    /** The first join, on the discovery thread: the handshake, the watches, then the first cycle. */
+    /**
+     * The first join, on the discovery thread: the layout, the handshake, the watches, then the first cycle. The
+     * starter thread only waits for it: ZooKeeper's client may clear an interrupt (its close does), and Ignite stops a
+     * starting node by interrupting that thread once, so no ZooKeeper call runs there.
+     */
     CompletableFuture<Void> joinAsync(Runnable firstCycle) {
-        CompletableFuture<Void> done = new CompletableFuture<>();
+        try {
+            loop.execute(() -> {
+                try {
+                    prepareLayout();
+                    join();
 
-        loop.execute(() -> {
-            try {
-                join();
+                    watch.start();
+                    firstCycle.run();
 
-                watch.start();
-                firstCycle.run();
+                    firstJoin.complete(null);
+                }
+                catch (Throwable e) {
+                    firstJoin.completeExceptionally(e);
+                }
+            });
+        }
+        catch (RejectedExecutionException stopped) {
+            giveUp();
+        }
 
-                done.complete(null);
-            }
-            catch (Throwable e) {
-                done.completeExceptionally(e);
-            }
-        });
+        return firstJoin;
+    }
 
-        return done;
+    /** A stop came while the first join is pending: it fails now, whatever the discovery thread is doing. */
+    void giveUp() {
+        firstJoin.completeExceptionally(new IgniteSpiException("Stopped while joining: the node is being stopped"));
     }
 
     /** Waits for a join, telling every 10 seconds that it still does. */
@@ -88,8 +110,8 @@ final class Joining {
                 ctx.log().info(what + " [node=" + ctx.local().id() + ", root=" + paths.root + ']');
             }
             catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IgniteSpiException("Interrupted while joining", e);
+                Thread.currentThread().interrupt(); // Kept: Ignite interrupts a start it stops, and reads nothing else.
+                throw new IgniteSpiException("Interrupted while joining (the node is being stopped)", e);
             }
             catch (ExecutionException e) {
                 Throwable c = e.getCause();
@@ -111,7 +133,7 @@ final class Joining {
     void join() throws Exception {
         ctx.hooks().beforeJoin();
 
-        new Joiner(ctx).join(membership::adopt);
+        new Joiner(ctx, stopped).join(membership::adopt);
 
         acks.joined();
 

@@ -71,7 +71,7 @@ public final class NodeEngine {
         this.role = new RoleSwitch(ctx, membership, watch, loop);
         this.acks = new AckWriter(ctx, lifecycle, membership, loop);
         this.leaving = new Leaving(ctx);
-        this.joining = new Joining(ctx, membership, acks, watch, loop, outage);
+        this.joining = new Joining(ctx, membership, acks, watch, loop, outage, () -> lifecycle.is(State.STOPPED));
         this.sessionLoss = new SessionLoss(ctx, lifecycle, membership, role, watch, loop, joining, outage);
         this.cycle = new DiscoveryCycle(ctx, lifecycle, membership, watch, role, acks, sessionLoss, loop, outage);
         outage.onCutOff(sessionLoss::cutOff);
@@ -85,11 +85,12 @@ public final class NodeEngine {
 
     // ---- Lifecycle.
 
-    /** Joins the cluster; returns once this node has its own NODE_JOINED. */
+    /**
+     * Joins the cluster; returns once this node has its own NODE_JOINED. Fails at once when the calling thread is
+     * interrupted or {@link #stop} is called meanwhile, whatever step the join is at.
+     */
     public void start() {
         ctx.client().getConnectionStateListenable().addListener((c, s) -> sessionLoss.onConnectionState(s));
-
-        joining.prepareLayout();
 
         if (!lifecycle.startJoining())
             throw new IgniteSpiException("Stopped while joining");
@@ -97,9 +98,17 @@ public final class NodeEngine {
         joining.awaitJoin(joining.joinAsync(cycle::run), "Waiting for this node to join");
     }
 
-    /** Leaves gracefully: a left/ marker, then the session closes and takes the ephemeral nodes with it. */
+    /**
+     * Stops this node. A joined node leaves gracefully: a left/ marker, then the session closes and takes the
+     * ephemeral nodes with it. A node not in the cluster (starting, or a client rejoining) gives up its join at once.
+     */
     public void stop() {
         State prev = lifecycle.stop();
+
+        if (prev == State.NEW || prev == State.JOINING || prev == State.DISCONNECTED) {
+            giveUpJoin();
+            return;
+        }
 
         // Not alone: the marker goes first, from this thread, without queueing behind the discovery thread's
         // work; the coordinator logs NODE_LEFT as soon as it sees it.
@@ -122,6 +131,19 @@ public final class NodeEngine {
 
         f.await(5_000);
         loop.shutdown();
+        outage.close();
+    }
+
+    /**
+     * A stop before this node is in the cluster: the pending join fails, the handshake on the discovery thread is
+     * interrupted, and the join request is taken back, so that ZooKeeper keeps nothing of this start.
+     */
+    private void giveUpJoin() {
+        joining.giveUp();
+        loop.shutdown();
+        loop.awaitTermination(2_000); // Before the withdrawal, which its version check keeps safe even so.
+        watch.close();
+        leaving.withdrawJoin();
         outage.close();
     }
 

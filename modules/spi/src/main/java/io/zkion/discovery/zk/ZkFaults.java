@@ -7,7 +7,8 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 /**
  * Faults a test injects into a node's ZooKeeper calls, as production brings them: a reply lost after ZooKeeper applied the
  * {@code multi}, which Curator then sends again (the replay fails on what the first try wrote, or lands twice); a
- * multi that never reached ZooKeeper; and a listing that fails with an error Curator does not retry.
+ * multi that never reached ZooKeeper; a listing that fails with an error Curator does not retry; and a ZooKeeper slow
+ * to answer while a node makes its layout.
  */
 @TestSeam
 public interface ZkFaults {
@@ -23,6 +24,11 @@ public interface ZkFaults {
     /** @return Whether this multi fails without reaching ZooKeeper, as with a connection lost before it was sent. */
     default boolean failBeforeCommit(List<CuratorOp> ops) {
         return false;
+    }
+
+    /** Runs as a node starts to make the layout: a test holds it there, as a ZooKeeper slow to answer would. */
+    default void beforeLayout() throws InterruptedException {
+        // No fault.
     }
 
     /** @return The error to fail this listing of {@code path}'s children with, or null to list them. */

@@ -61,6 +61,8 @@ public final class ZkStore {
 
     /** Creates the root and its parents if missing. */
     public void ensureLayout() throws Exception {
+        faults.beforeLayout();
+
         for (String p : paths.parents()) {
             try {
                 client.create().creatingParentsIfNeeded().forPath(p);
