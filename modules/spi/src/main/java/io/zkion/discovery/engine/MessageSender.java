@@ -11,8 +11,9 @@ import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.ignite.IgniteClientDisconnectedException;
 import org.apache.ignite.IgniteException;
@@ -30,6 +31,9 @@ final class MessageSender {
     /** Appends of one message in a row that met a moving gate, before it goes through the coordinator instead. */
     private static final int MAX_APPEND_ATTEMPTS = 3;
 
+    /** How often a stopping node looks whether the coordinator took its queued messages. */
+    private static final long QUEUE_POLL_MS = 20;
+
     private final EngineContext ctx;
     private final ZkStore store;
     private final Lifecycle lifecycle;
@@ -38,8 +42,8 @@ final class MessageSender {
     private final OutageGuard outage;
     private final Object sendLock = new Object();
 
-    /** Paths of this node's messages in the coordinator's queue, not known to be logged yet. */
-    private final List<String> queued = new ArrayList<>();
+    /** Paths of this node's messages in the coordinator's queue, not known to be logged yet; a stop reads it too. */
+    private final List<String> queued = new CopyOnWriteArrayList<>();
 
     MessageSender(EngineContext ctx, Lifecycle lifecycle, Membership membership, OutageGuard outage) {
         this.ctx = ctx;
@@ -108,12 +112,37 @@ final class MessageSender {
     /** @return Whether a message this node queued for the coordinator is not in the log yet. */
     private boolean queuedAhead() throws Exception {
         // The coordinator deletes a queued message in the same multi that logs it.
-        for (Iterator<String> it = queued.iterator(); it.hasNext(); ) {
-            if (!store.exists(it.next()))
-                it.remove();
+        for (String path : queued) {
+            if (!store.exists(path))
+                queued.remove(path);
         }
 
         return !queued.isEmpty();
+    }
+
+    /**
+     * Waits, at most {@code ms}, until the coordinator has taken every message this node queued for it. A node that
+     * stops marks itself as leaving only then: the coordinator logs its NODE_LEFT as soon as it sees the mark, and
+     * drops what is still queued from a node that has left (an older coordinator as well), so a message whose send
+     * returned would be lost.
+     *
+     * @return How many were still queued when the wait ended.
+     */
+    int awaitQueuedTaken(long ms) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
+
+        try {
+            while (queuedAhead() && System.nanoTime() < end)
+                Thread.sleep(QUEUE_POLL_MS);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        catch (Exception e) {
+            ctx.log().warning("Cannot tell whether the coordinator took this node's queued custom messages: " + e);
+        }
+
+        return queued.size();
     }
 
     /**

@@ -43,6 +43,9 @@ public final class NodeEngine {
     /** The engine's states. */
     public enum State { NEW, JOINING, JOINED, DISCONNECTED, STOPPED }
 
+    /** How long a stopping node waits for the coordinator to take its queued custom messages. */
+    private static final long QUEUED_WAIT_MS = 10_000;
+
     private final EngineContext ctx;
     private final Lifecycle lifecycle = new Lifecycle();
     private final Membership membership;
@@ -114,8 +117,14 @@ public final class NodeEngine {
         // work; the coordinator logs NODE_LEFT as soon as it sees it.
         boolean withOthers = prev == State.JOINED && membership.member().topology().size() > 1;
 
-        if (withOthers)
+        if (withOthers) {
+            // After this node's messages in the coordinator's queue: logged first, every member delivers them before
+            // its NODE_LEFT. A coordinator's own queue waits for its successor (see CustomQueue).
+            if (!role.isCoordinator())
+                awaitOwnQueuedMessages();
+
             leaving.markLeaving();
+        }
 
         DiscoveryLoop.Future0 f = loop.submit(() -> {
             if (prev == State.JOINED && !withOthers) {
@@ -132,6 +141,15 @@ public final class NodeEngine {
         f.await(5_000);
         loop.shutdown();
         outage.close();
+    }
+
+    private void awaitOwnQueuedMessages() {
+        int left = sender.awaitQueuedTaken(QUEUED_WAIT_MS);
+
+        if (left > 0) {
+            ctx.log().warning(left + " custom message(s) this node sent were still in the coordinator's queue after "
+                + QUEUED_WAIT_MS + " ms; leaving anyway: the coordinator drops them once this node has left");
+        }
     }
 
     /**

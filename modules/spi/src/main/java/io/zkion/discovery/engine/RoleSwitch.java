@@ -25,8 +25,8 @@ final class RoleSwitch {
      */
     private final DiscoveryLoop.Delayed tick;
 
-    /** Set while this node coordinates. */
-    private Coordinator crd;
+    /** Set while this node coordinates; read by a stopping thread too. */
+    private volatile Coordinator crd;
 
     RoleSwitch(EngineContext ctx, Membership membership, LogWatch watch, DiscoveryLoop loop) {
         this.ctx = ctx;
