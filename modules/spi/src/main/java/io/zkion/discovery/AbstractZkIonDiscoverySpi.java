@@ -118,10 +118,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         return self();
     }
 
-    /**
-     * @return The session timeout ZooKeeper granted, in ms, which may differ from {@link #getSessionTimeout()}: the
-     *      servers bound it (see the warning logged at start). 0 while not connected.
-     */
+    /** @return The session timeout ZooKeeper granted (the servers bound it), in ms; 0 while not connected. */
     public long getZkSessionTimeout() {
         CuratorFramework c = client;
 
@@ -353,8 +350,11 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     // ---- The discovery contract.
 
     @Override public Serializable consistentId() throws IgniteSpiException {
-        if (consistentId == null)
-            consistentId = localAddresses().consistentId(ignite.configuration(), locNodeAttrs);
+        // Ignite asks before it sets the attributes (its persistence settings first); the kernal has the port by then.
+        if (consistentId == null) {
+            consistentId = localAddresses().consistentId(ignite.configuration(),
+                locNodeAttrs != null ? locNodeAttrs : ((IgniteEx)ignite).context().nodeAttributes());
+        }
 
         return consistentId;
     }

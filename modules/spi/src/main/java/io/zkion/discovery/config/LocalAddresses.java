@@ -44,7 +44,9 @@ public final class LocalAddresses {
             return cfg.getConsistentId();
 
         List<String> sorted = new ArrayList<>(addrs);
-        Object port = attrs == null ? null : attrs.get("TcpCommunicationSpi.comm.tcp.port");
+        // Named after the communication SPI, whose name is its class's unless configured: a subclass's differs.
+        Object port = attrs == null || cfg.getCommunicationSpi() == null ? null
+            : attrs.get(cfg.getCommunicationSpi().getName() + ".comm.tcp.port");
 
         Collections.sort(sorted);
 

@@ -1,0 +1,51 @@
+package io.zkion.discovery;
+
+import org.apache.ignite.Ignite;
+import org.apache.ignite.Ignition;
+import org.apache.ignite.configuration.IgniteConfiguration;
+import org.apache.ignite.spi.communication.tcp.TcpCommunicationSpi;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+
+/**
+ * A node's consistent id, when none is configured, is its addresses and communication port, as with Ignite's other
+ * discovery SPIs: the same across restarts, so that affinity and baselines find the node again. Ignite asks for it
+ * before it hands the SPI the node's attributes; it used to be the node id then, new at every start.
+ */
+public class ConsistentIdTest extends ZkIonTestSupport {
+    @Test(timeout = 120_000) public void addressesAndCommunicationPortTheSameAfterARestart() throws Exception {
+        Ignite s1 = start("s1");
+        Object first = s1.cluster().localNode().consistentId();
+        int port = ((TcpCommunicationSpi)s1.configuration().getCommunicationSpi()).getLocalPort();
+
+        assertNotEquals(s1.cluster().localNode().id(), first);
+        assertEquals("127.0.0.1:" + boundPort(s1), first.toString());
+
+        Ignition.stop(s1.name(), true);
+        nodes.remove(s1);
+
+        Ignite again = start("s1");
+
+        assertEquals(port, ((TcpCommunicationSpi)again.configuration().getCommunicationSpi()).getLocalPort());
+        assertEquals(first, again.cluster().localNode().consistentId());
+    }
+
+    /** A communication SPI of another class names its port attribute after that class. */
+    @Test(timeout = 120_000) public void aCommunicationSpiSubclassToo() throws Exception {
+        IgniteConfiguration cfg = config("s1", false);
+        TcpCommunicationSpi comm = new TcpCommunicationSpi() { };
+
+        comm.setLocalAddress("127.0.0.1");
+        cfg.setCommunicationSpi(comm);
+
+        Ignite s1 = start(cfg);
+
+        assertEquals("127.0.0.1:" + boundPort(s1), s1.cluster().localNode().consistentId().toString());
+    }
+
+    private static Object boundPort(Ignite n) {
+        return n.cluster().localNode().attribute(n.configuration().getCommunicationSpi().getName() + ".comm.tcp.port");
+    }
+}
