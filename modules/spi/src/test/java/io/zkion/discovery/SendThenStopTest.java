@@ -64,6 +64,51 @@ public class SendThenStopTest extends ZkIonTestSupport {
     }
 
     /**
+     * The gate is closed while the coordinator delivers a mutable message to itself (its listener is held there), so
+     * another node's plain pings go through the coordinator's queue; that node stops meanwhile. Every member delivers
+     * its pings once the coordinator goes on, before its NODE_LEFT.
+     */
+    @Test(timeout = 120_000) public void sendsWhileTheGateIsClosedComeBeforeTheLeave() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite c1 = startClient("c1");
+        java.util.concurrent.CountDownLatch inListener = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+
+        listen(s1, s2, c1);
+
+        ((IgniteEx)s1).context().discovery().setCustomEventListener(Mutable.class, (topVer, snd, msg) -> {
+            inListener.countDown();
+
+            try {
+                release.await(); // The coordinator holds the gate closed meanwhile.
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+
+        UUID id2 = s2.cluster().localNode().id();
+
+        send(c1, new Mutable());
+        assertTrue("the coordinator is in its listener", inListener.await(30, TimeUnit.SECONDS));
+
+        send(s2, new Ping("g1"));
+        send(s2, new Ping("g2"));
+
+        CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> Ignition.stop(s2.name(), true));
+
+        Thread.sleep(500); // The stop is under way, its node waiting for the coordinator.
+        release.countDown();
+        stop.get(30, TimeUnit.SECONDS);
+
+        for (Ignite n : List.of(s1, c1)) {
+            await(n.name() + " saw s2 leave", 30_000, () -> left(n.name(), id2) > 0);
+            assertDeliveredBefore(n.name(), List.of("ping g1", "ping g2"), left(n.name(), id2));
+        }
+    }
+
+    /**
      * Many nodes in turn send a mutable message and pings, some while the gate is closed (a node joins meanwhile),
      * and stop as soon as the sends return: every member delivers every message before the sender's NODE_LEFT.
      */
