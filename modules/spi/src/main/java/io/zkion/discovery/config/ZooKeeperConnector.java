@@ -27,11 +27,17 @@ import org.apache.zookeeper.data.ACL;
  * that names what to change when ZooKeeper cannot be reached.
  */
 public final class ZooKeeperConnector {
+    /** How long a close waits for ZooKeeper to end the session. */
+    private static final long CLOSE_WAIT_MS = 10_000;
+
     private final String connectionString;
     private final long sessionTimeout;
     private final String digestAuth;
     private final String instanceName;
     private final IgniteLogger log;
+
+    /** Set once the caller gave up: a connection made after it is closed, and no second one is made. */
+    private volatile boolean cancelled;
 
     /**
      * @param digestAuth {@code user:password}, or null; never logged.
@@ -45,12 +51,6 @@ public final class ZooKeeperConnector {
         this.instanceName = instanceName == null ? "" : instanceName;
         this.log = log;
     }
-
-    /** How long a close waits for ZooKeeper to end the session. */
-    private static final long CLOSE_WAIT_MS = 10_000;
-
-    /** Set once the caller gave up: a connection made after it is closed, and no second one is made. */
-    private volatile boolean cancelled;
 
     /**
      * Connects on a thread of its own while the calling thread only waits. Ignite stops a node that is still starting
@@ -231,7 +231,6 @@ public final class ZooKeeperConnector {
         return cfg;
     }
 
-    /** Curator's threads named the way Ignite names a node's threads ({@code name-#n%instance%}): dumps tell nodes apart. */
     /**
      * Closes {@code c} on a thread of its own and waits for that, at most {@link #CLOSE_WAIT_MS}, an interrupt
      * notwithstanding (it is kept). ZooKeeper's client closes its session only if the closing thread is not
@@ -271,6 +270,7 @@ public final class ZooKeeperConnector {
         return e;
     }
 
+    /** Curator's threads named the way Ignite names a node's threads ({@code name-#n%instance%}): dumps tell nodes apart. */
     private ThreadFactory threads() {
         AtomicInteger n = new AtomicInteger();
 
