@@ -119,8 +119,9 @@ public final class NodeEngine {
 
         if (withOthers) {
             // After this node's messages in the coordinator's queue: logged first, every member delivers them before
-            // its NODE_LEFT. A coordinator's own queue waits for its successor (see CustomQueue).
-            if (!role.isCoordinator())
+            // its NODE_LEFT. A coordinator's own queue waits for its successor (see CustomQueue); and while ZooKeeper
+            // is out, nobody takes anything.
+            if (!role.isCoordinator() && !outage.active())
                 awaitOwnQueuedMessages();
 
             leaving.markLeaving();
