@@ -1,5 +1,6 @@
 package io.zkion.discovery.config;
 
+import io.zkion.discovery.internal.NodeThreads;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -63,16 +64,15 @@ public final class ZooKeeperConnector {
      */
     public CuratorFramework connect() {
         CompletableFuture<CuratorFramework> made = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
+        Thread t = NodeThreads.daemon(() -> {
             try {
                 made.complete(connectGranted());
             }
             catch (Throwable e) {
                 made.completeExceptionally(e);
             }
-        }, "zkion-connect%" + instanceName + '%');
+        }, "zkion-connect", instanceName);
 
-        t.setDaemon(true);
         t.start();
 
         try {
@@ -238,11 +238,10 @@ public final class ZooKeeperConnector {
      * session, with this node's ephemeral znodes, lives on for a whole session timeout.
      */
     public static void close(CuratorFramework c, String instanceName) {
-        Thread t = new Thread(c::close, "zkion-close%" + (instanceName == null ? "" : instanceName) + '%');
+        Thread t = NodeThreads.daemon(c::close, "zkion-close", instanceName);
         boolean interrupted = false;
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MS);
 
-        t.setDaemon(true);
         t.start();
 
         while (t.isAlive() && System.nanoTime() < end) {
@@ -274,12 +273,6 @@ public final class ZooKeeperConnector {
     private ThreadFactory threads() {
         AtomicInteger n = new AtomicInteger();
 
-        return r -> {
-            Thread t = new Thread(r, "zkion-curator-#" + n.incrementAndGet() + '%' + instanceName + '%');
-
-            t.setDaemon(true);
-
-            return t;
-        };
+        return r -> NodeThreads.daemon(r, "zkion-curator-#" + n.incrementAndGet(), instanceName);
     }
 }

@@ -1,5 +1,6 @@
 package io.zkion.discovery.engine;
 
+import io.zkion.discovery.internal.NodeThreads;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
@@ -31,7 +32,7 @@ final class Leaving {
     private final String instance;
 
     Leaving(EngineContext ctx) {
-        this.instance = ctx.host().igniteInstanceName() == null ? "" : ctx.host().igniteInstanceName();
+        this.instance = ctx.host().igniteInstanceName();
         this.store = ctx.store();
         this.paths = ctx.paths();
         this.local = ctx.local();
@@ -74,12 +75,8 @@ final class Leaving {
      * members read the node from it, and the session's end fails the node. Bounded like the leaving mark.
      */
     void withdrawJoin() {
-        CompletableFuture<Void> done = CompletableFuture.runAsync(this::withdraw, r -> {
-            Thread t = new Thread(r, "zkion-withdraw-join%" + instance + '%');
-
-            t.setDaemon(true);
-            t.start();
-        });
+        CompletableFuture<Void> done = CompletableFuture.runAsync(this::withdraw,
+            r -> NodeThreads.daemon(r, "zkion-withdraw-join", instance).start());
 
         try {
             done.get(LEAVE_MARK_WAIT_MS, TimeUnit.MILLISECONDS);

@@ -3,6 +3,7 @@ package io.zkion.discovery.engine;
 import io.zkion.discovery.engine.NodeEngine.State;
 import io.zkion.discovery.engine.OutageRule.Outage;
 import io.zkion.discovery.engine.OutageRule.Verdict;
+import io.zkion.discovery.internal.NodeThreads;
 import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.zk.ServingCheck;
@@ -59,16 +60,8 @@ final class OutageGuard implements AutoCloseable {
 
         String inst = ctx.host().igniteInstanceName();
 
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "zkion-outage%" + inst + '%'));
-        this.checks = Executors.newSingleThreadExecutor(r -> daemon(r, "zkion-outage-check%" + inst + '%'));
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name.replace("%null%", "%%"));
-
-        t.setDaemon(true);
-
-        return t;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> NodeThreads.daemon(r, "zkion-outage", inst));
+        this.checks = Executors.newSingleThreadExecutor(r -> NodeThreads.daemon(r, "zkion-outage-check", inst));
     }
 
     /** Sets what segments this node when the rule finds it cut off alone. */
