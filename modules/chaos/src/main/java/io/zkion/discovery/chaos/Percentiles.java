@@ -5,12 +5,12 @@ import java.util.Collections;
 import java.util.List;
 
 /** Nearest-rank percentiles of a few dozen samples. */
-final class Percentiles {
+public final class Percentiles {
     private Percentiles() {
     }
 
     /** @return The {@code p}th percentile (nearest rank), or -1 without samples. */
-    static long of(List<Long> samples, int p) {
+    public static long of(List<Long> samples, int p) {
         if (samples.isEmpty())
             return -1;
 

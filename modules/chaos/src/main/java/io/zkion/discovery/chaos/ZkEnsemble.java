@@ -14,19 +14,27 @@ import java.util.List;
 
 /**
  * A ZooKeeper ensemble of three QuorumPeerMain processes on loopback, on free ports, each with its own data
- * directory that outlives a stop, so a server stopped and started again rejoins with its data.
+ * directory that outlives a stop, so a server stopped and started again rejoins with its data. The scale run of the
+ * benchmarks uses it too, with a larger heap and the four-letter words it reads its counters with.
  */
-final class ZkEnsemble implements AutoCloseable {
-    static final int SIZE = 3;
+public final class ZkEnsemble implements AutoCloseable {
+    public static final int SIZE = 3;
 
     private final Path dir;
     private final String classPath;
+    private final int heapMb;
     private final int[] clientPorts = new int[SIZE];
     private final Process[] procs = new Process[SIZE];
 
     ZkEnsemble(Path dir, String classPath) throws IOException {
+        this(dir, classPath, 192);
+    }
+
+    /** @param heapMb Each server's heap: a thousand sessions with their watches need more than the chaos run. */
+    public ZkEnsemble(Path dir, String classPath, int heapMb) throws IOException {
         this.dir = dir;
         this.classPath = classPath;
+        this.heapMb = heapMb;
 
         int[] ports = freePorts(SIZE * 3);
         StringBuilder servers = new StringBuilder();
@@ -45,12 +53,12 @@ final class ZkEnsemble implements AutoCloseable {
             // Ticks of 1 s let sessions of 2 to 20 s; no fsync: a killed process loses nothing the OS holds.
             Files.write(d.resolve("zoo.cfg"), ("tickTime=1000\ninitLimit=10\nsyncLimit=5\nforceSync=no\n"
                 + "dataDir=" + d.toAbsolutePath() + "\nclientPort=" + clientPorts[i] + "\nclientPortAddress=127.0.0.1\n"
-                + "admin.enableServer=false\n4lw.commands.whitelist=srvr\nmaxClientCnxns=0\n" + servers)
+                + "admin.enableServer=false\n4lw.commands.whitelist=srvr,mntr,wchs\nmaxClientCnxns=0\n" + servers)
                 .getBytes(StandardCharsets.UTF_8));
         }
     }
 
-    String connectString() {
+    public String connectString() {
         StringBuilder sb = new StringBuilder();
 
         for (int p : clientPorts)
@@ -63,7 +71,7 @@ final class ZkEnsemble implements AutoCloseable {
         return clientPorts.clone();
     }
 
-    void startAll() throws Exception {
+    public void startAll() throws Exception {
         for (int i = 0; i < SIZE; i++)
             start(i);
 
@@ -71,10 +79,10 @@ final class ZkEnsemble implements AutoCloseable {
             awaitServing(i, 120_000);
     }
 
-    void start(int i) throws IOException {
+    public void start(int i) throws IOException {
         Path d = dir.resolve("zk" + (i + 1));
 
-        procs[i] = new ProcessBuilder("java", "-Xmx192m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        procs[i] = new ProcessBuilder("java", "-Xmx" + heapMb + "m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-Djute.maxbuffer=1048575", "-cp", classPath, ZkServerMain.class.getName(),
             d.resolve("zoo.cfg").toString())
             .redirectErrorStream(true)
@@ -83,16 +91,16 @@ final class ZkEnsemble implements AutoCloseable {
     }
 
     /** Stops server {@code i} as a crash would. */
-    void kill(int i) throws InterruptedException {
+    public void kill(int i) throws InterruptedException {
         procs[i].destroyForcibly();
         procs[i].waitFor();
     }
 
-    boolean running(int i) {
+    public boolean running(int i) {
         return procs[i] != null && procs[i].isAlive();
     }
 
-    void awaitServing(int i, long timeoutMs) throws Exception {
+    public void awaitServing(int i, long timeoutMs) throws Exception {
         long end = System.currentTimeMillis() + timeoutMs;
 
         while (!serving(i)) {
@@ -104,22 +112,29 @@ final class ZkEnsemble implements AutoCloseable {
     }
 
     /** @return Whether server {@code i} serves: {@code srvr} names a mode only then ({@code ruok} says imok before). */
-    boolean serving(int i) {
+    public boolean serving(int i) {
+        String r = fourLetters(i, "srvr");
+
+        return r != null && r.contains("Mode:");
+    }
+
+    /** @return Server {@code i}'s answer to a four-letter word ({@code srvr}, {@code mntr} or {@code wchs}), or null. */
+    public String fourLetters(int i, String word) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress("127.0.0.1", clientPorts[i]), 1000);
-            s.setSoTimeout(2000);
+            s.setSoTimeout(5000);
 
             OutputStream out = s.getOutputStream();
 
-            out.write("srvr".getBytes(StandardCharsets.US_ASCII));
+            out.write(word.getBytes(StandardCharsets.US_ASCII));
             out.flush();
 
             InputStream in = s.getInputStream();
 
-            return new String(in.readAllBytes(), StandardCharsets.US_ASCII).contains("Mode:");
+            return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
         }
         catch (IOException e) {
-            return false;
+            return null;
         }
     }
 

@@ -1,0 +1,154 @@
+package io.zkion.discovery.bench.scale;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryForever;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * The floor ZooKeeper itself sets, measured by bare Curator clients with nothing of ZkIon in between: the least work
+ * the same outcome takes.
+ * <ul>
+ * <li>Join storm: every session creates an ephemeral znode holding a member's node data; the one that sees the
+ * directory full marks it ready; every session then lists it once and reads every other's data once, as every Ignite
+ * node must learn every node's attributes.</li>
+ * <li>Fan-out: one write, which every session's data watch reports and every session then reads.</li>
+ * </ul>
+ */
+final class FloorClients {
+    /** Reads in flight per session: ZooKeeper's server queues at most 1,000 requests in all by default. */
+    private static final int IN_FLIGHT = 32;
+
+    private final String connect;
+    private final int sessionTimeout;
+    private final JvmTally tally;
+    private final List<CuratorFramework> clients = new ArrayList<>();
+
+    FloorClients(String connect, int sessionTimeout, JvmTally tally) {
+        this.connect = connect;
+        this.sessionTimeout = sessionTimeout;
+        this.tally = tally;
+    }
+
+    /** @return When the last local session had read every other's data (wall-clock micros). */
+    long joinStorm(int count, int total, byte[] data, String dir, long timeoutMs) throws Exception {
+        CountDownLatch done = new CountDownLatch(count);
+        AtomicLong last = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+
+        tally.expect(count);
+
+        for (int i = 0; i < count; i++) {
+            CuratorFramework c = CuratorFrameworkFactory.newClient(connect, sessionTimeout, 15_000,
+                new RetryForever(200));
+
+            synchronized (clients) {
+                clients.add(c);
+            }
+
+            Thread t = new Thread(() -> {
+                try {
+                    join(c, total, data, dir);
+                    last.accumulateAndGet(JvmTally.nowMicros(), Math::max);
+                    done.countDown();
+                }
+                catch (Exception e) {
+                    System.err.println("Floor session failed: " + e);
+                }
+            }, "floor-" + i);
+
+            t.setDaemon(true);
+            threads.add(t);
+        }
+
+        threads.forEach(Thread::start);
+
+        if (!done.await(timeoutMs, TimeUnit.MILLISECONDS))
+            throw new IllegalStateException(done.getCount() + " of " + count + " floor sessions did not finish");
+
+        return last.get();
+    }
+
+    private static void join(CuratorFramework c, int total, byte[] data, String dir) throws Exception {
+        c.start();
+        c.blockUntilConnected();
+
+        String own = c.create().withMode(CreateMode.EPHEMERAL).forPath(dir + "/" + UUID.randomUUID(), data);
+        String ready = dir + "-ready";
+
+        if (c.checkExists().forPath(dir).getNumChildren() >= total) {
+            try {
+                c.create().forPath(ready);
+            }
+            catch (KeeperException.NodeExistsException ignored) {
+                // Another session saw it full first.
+            }
+        }
+
+        CountDownLatch isReady = new CountDownLatch(1);
+
+        if (c.checkExists().usingWatcher((Watcher)e -> isReady.countDown()).forPath(ready) == null)
+            isReady.await();
+
+        Semaphore inFlight = new Semaphore(IN_FLIGHT);
+        List<String> names = c.getChildren().forPath(dir);
+        CountDownLatch read = new CountDownLatch(names.size() - 1);
+
+        for (String n : names) {
+            if (own.endsWith("/" + n))
+                continue;
+
+            inFlight.acquire();
+            c.getData().inBackground((cl, e) -> {
+                inFlight.release();
+                read.countDown();
+            }).forPath(dir + "/" + n);
+        }
+
+        read.await();
+    }
+
+    /** Every session watches {@code path} and reads it whenever it changes; the tally hears each read. */
+    void watch(String path) throws Exception {
+        for (CuratorFramework c : clients)
+            read(c, path);
+    }
+
+    private void read(CuratorFramework c, String path) throws Exception {
+        Watcher w = (WatchedEvent e) -> {
+            if (e.getType() == Watcher.Event.EventType.NodeDataChanged) {
+                try {
+                    read(c, path);
+                }
+                catch (Exception ex) {
+                    System.err.println("Floor watch failed: " + ex);
+                }
+            }
+        };
+
+        c.getData().usingWatcher(w).inBackground((cl, e) -> {
+            byte[] d = e.getData();
+
+            if (d != null && d.length >= 8 && ByteBuffer.wrap(d).getLong() > 0)
+                tally.message(ByteBuffer.wrap(d).getLong());
+        }).forPath(path);
+    }
+
+    void close() {
+        synchronized (clients) {
+            clients.forEach(CuratorFramework::close);
+            clients.clear();
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package io.zkion.discovery.bench.scale;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The controller's handle on one {@link MemberJvm}: commands in, replies out. Receipts of messages go to the run's
+ * {@link Receipts}; every other reply waits in this JVM's queue for the command that asked for it.
+ */
+final class MemberProcess implements AutoCloseable {
+    final String name;
+    final int servers;
+    final int clients;
+    private final Process proc;
+    private final Writer in;
+    private final BlockingQueue<String> replies = new LinkedBlockingQueue<>();
+
+    /**
+     * @param servers, clients The members this JVM runs.
+     */
+    MemberProcess(String name, int servers, int clients, String connect, String root, int sessionTimeout,
+        String classPath, List<String> jvmOpts, Path logDir, Receipts receipts) throws IOException {
+        this.name = name;
+        this.servers = servers;
+        this.clients = clients;
+
+        // About 3 MB a member (its session, engine and a copy of the topology), and room for the JIT and the GC.
+        int heapMb = Math.max(256, (servers + clients) * 3 + 128);
+        List<String> cmd = new ArrayList<>(List.of("java", "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m",
+            "-XX:+UseParallelGC", "-Xss256k", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true"));
+
+        cmd.addAll(jvmOpts);
+        cmd.addAll(List.of("-cp", classPath, MemberJvm.class.getName(), connect, root,
+            Integer.toString(sessionTimeout), name));
+
+        proc = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(logDir.resolve(name + ".log")
+            .toFile())).start();
+        in = new OutputStreamWriter(proc.getOutputStream(), StandardCharsets.UTF_8);
+
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(),
+                StandardCharsets.UTF_8))) {
+                for (String line; (line = r.readLine()) != null; ) {
+                    if (!receipts.offer(line))
+                        replies.add(line);
+                }
+            }
+            catch (IOException ignored) {
+                // The process ended.
+            }
+
+            replies.add("@ended");
+        }, "reader-" + name);
+
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    int members() {
+        return servers + clients;
+    }
+
+    long pid() {
+        return proc.pid();
+    }
+
+    void send(String command) throws IOException {
+        synchronized (in) {
+            in.write(command + "\n");
+            in.flush();
+        }
+    }
+
+    /** @return The next reply, which must start with {@code @<kind>}. */
+    String[] reply(String kind, long timeoutMs) throws InterruptedException {
+        String r = replies.poll(timeoutMs, TimeUnit.MILLISECONDS);
+
+        if (r == null)
+            throw new IllegalStateException(name + ": no reply '" + kind + "' within " + timeoutMs + " ms");
+
+        String[] parts = r.split(" ");
+
+        if (!parts[0].equals("@" + kind))
+            throw new IllegalStateException(name + ": expected '@" + kind + "', got '" + r + "'");
+
+        return parts;
+    }
+
+    String[] call(String command, String kind, long timeoutMs) throws Exception {
+        send(command);
+
+        return reply(kind, timeoutMs);
+    }
+
+    /** Kills the JVM as {@code kill -9} does; returns once it is gone. */
+    void kill() throws InterruptedException {
+        proc.destroyForcibly();
+        proc.waitFor();
+    }
+
+    /** Pauses or resumes the JVM, as a stop-the-world pause would. */
+    void signal(String sig) throws Exception {
+        new ProcessBuilder("kill", "-" + sig, Long.toString(proc.pid())).inheritIO().start().waitFor();
+    }
+
+    @Override public void close() throws InterruptedException {
+        if (!proc.isAlive())
+            return;
+
+        try {
+            call("stop", "stopped", 60_000);
+        }
+        catch (Exception e) {
+            // Gone or stuck: killed below.
+        }
+
+        if (!proc.waitFor(10, TimeUnit.SECONDS))
+            kill();
+    }
+}

@@ -1,0 +1,48 @@
+package io.zkion.discovery.bench.scale;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The scale run's harness at 100 members, so that it never rots: every phase runs on the shipped protocol (a phase
+ * that fails to finish throws), and each figure the report needs is there. Its figures are not judged here: speed
+ * targets live in {@code benchmarks/run scale}. The {@code scale} profile runs the whole run through this test
+ * ({@code zkion.scale.shapes}, {@code zkion.scale.messages}, {@code zkion.scale.out}, {@code zkion.scale.name}).
+ */
+public class ScaleSmokeTest {
+    @Test
+    public void scaleRun() throws Exception {
+        Path out = Files.createDirectories(Path.of(System.getProperty("zkion.scale.out", "target/scale-smoke")));
+        String name = System.getProperty("zkion.scale.name", "scale-smoke");
+        List<Shape> shapes = Arrays.stream(System.getProperty("zkion.scale.shapes", "100").split(","))
+            .map(Shape::parse).collect(Collectors.toList());
+        List<Map<String, Object>> res = ScaleRun.run(out, shapes, Integer.getInteger("zkion.scale.messages", 20), name);
+
+        assertEquals(shapes.size(), res.size());
+
+        for (int i = 0; i < shapes.size(); i++)
+            check(shapes.get(i), res.get(i));
+
+        assertTrue(Files.readString(out.resolve(name + ".json")).contains("\"joinStormFloorMs\""));
+    }
+
+    private static void check(Shape shape, Map<String, Object> r) {
+        assertEquals(shape.members(), r.get("members"));
+
+        for (String k : new String[] {"joinStormMs", "joinStormFloorMs", "oneJoinMs", "customP99Ms",
+            "customFloorP99Ms", "ackedCustomP99Ms", "coordinatorFailoverMs", "massFailureMs", "zkWritesPerCustom",
+            "zkBytesPerCustomPerMember", "zkWatches"})
+            assertTrue(k + " in " + r, ((Number)r.get(k)).doubleValue() > 0);
+
+        // A ZooKeeper leader stop must not change the topology.
+        assertEquals(r.toString(), 0L, r.get("leaderStopTopologyChanges"));
+    }
+}
