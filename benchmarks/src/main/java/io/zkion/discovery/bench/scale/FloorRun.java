@@ -48,7 +48,7 @@ final class FloorRun {
             for (int i = 0; i < n; i++) {
                 int count = shape.members() / n + (i < shape.members() % n ? 1 : 0);
 
-                jvms.add(new MemberProcess("floor" + i, count, 0, zk.connectString(), base, settings.sessionTimeout,
+                jvms.add(new MemberProcess("floor" + i, count, 0, 0, zk.connectString(), base, settings.sessionTimeout,
                     settings.classPath, settings.jvmOpts, settings.logDir, receipts));
             }
 

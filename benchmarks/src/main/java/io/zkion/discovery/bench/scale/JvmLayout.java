@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * How a shape's members are spread over JVMs. The first member alone in a JVM of its own: it founds the cluster, so it
  * is the coordinator, and killing its JVM kills the coordinator and nothing else. A tenth of the members in another:
- * killed at once, they are the mass failure. The rest in JVMs of at most {@link #PER_JVM}: on 2 cores every JVM's own
+ * killed at once, they are the mass failure. One more member alone: its JVM is paused while the others go on. The
+ * rest in JVMs of at most {@link #PER_JVM}: on 2 cores every JVM's own
  * JIT and GC threads cost, so few large JVMs leave most of the CPU to the members and ZooKeeper.
  */
 final class JvmLayout {
@@ -28,6 +29,7 @@ final class JvmLayout {
 
     final Part coordinator;
     final Part mass;
+    final Part paused;
     final List<Part> bulk = new ArrayList<>();
 
     JvmLayout(Shape s) {
@@ -36,12 +38,14 @@ final class JvmLayout {
         int massServers = Math.max(1, Math.round(s.servers * 0.1f));
         int massClients = Math.round(s.clients * 0.1f);
 
-        if (massServers >= s.servers - 1)
+        if (massServers >= s.servers - 2)
             throw new IllegalArgumentException(s + ": too few servers for a coordinator, a tenth and the rest");
 
         mass = new Part("mass", massServers, massClients);
 
-        int servers = s.servers - 1 - massServers;
+        paused = new Part("paused", 1, 0);
+
+        int servers = s.servers - 2 - massServers;
         int clients = s.clients - massClients;
         int jvms = Math.max(1, (servers + clients + PER_JVM - 1) / PER_JVM);
 
@@ -58,6 +62,7 @@ final class JvmLayout {
 
         l.add(coordinator);
         l.add(mass);
+        l.add(paused);
         l.addAll(bulk);
 
         return l;

@@ -57,6 +57,14 @@ final class JvmTally {
             sizeReached.complete(nowMicros());
     }
 
+    /** A member that saw {@code size} nodes stopped (segmented): facts no longer wait for it. */
+    void gone(int size) {
+        members.decrementAndGet();
+
+        if (size > 0)
+            atSize.computeIfAbsent(size, k -> new AtomicInteger()).decrementAndGet();
+    }
+
     /** @return When every local member sees {@code size} nodes: now, if they do already. */
     synchronized CompletableFuture<Long> awaitSize(int size) {
         sizeReached = new CompletableFuture<>();

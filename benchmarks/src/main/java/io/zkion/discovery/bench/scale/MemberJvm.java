@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -28,6 +30,8 @@ import org.apache.ignite.cluster.ClusterNode;
  *                     "@got ID MICROS" once every member here has it, "@acked ID MICROS" once its ack
  * crd                 "@crd UUID LOCAL": the coordinator, and whether it is a member here
  * topver              "@topver MIN MAX" over the members here
+ * ids                 "@ids UUID..." of the members here
+ * states              "@states STATE=COUNT,...": the members' engine states
  * cpu                 "@cpu NANOS": this JVM's CPU time
  * floor-join N TOTAL FILE DIR   the join-storm floor: "@floor-joined MICROS"
  * floor-watch PATH    the fan-out floor: "@fgot SEQ MICROS" for each write every session here read
@@ -77,7 +81,7 @@ public final class MemberJvm {
             }
         }
 
-        Runtime.getRuntime().halt(0); // Members' threads are not all daemons; the controller waits for nothing more.
+        System.exit(0); // Members' threads are not all daemons; the controller waits for nothing more.
     }
 
     private synchronized void reply(String line) {
@@ -97,6 +101,14 @@ public final class MemberJvm {
                 break;
             case "crd":
                 coordinator();
+                break;
+            case "ids":
+                reply("@ids " + members.stream().map(m -> m.id.toString()).collect(Collectors.joining(" ")));
+                break;
+            case "states":
+                reply("@states " + members.stream().collect(Collectors.groupingBy(m -> m.engine().state().name(),
+                    TreeMap::new, Collectors.counting())).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining(",")));
                 break;
             case "topver":
                 reply("@topver " + members.stream().mapToLong(SimMember::topVer).min().orElse(0) + " "

@@ -27,16 +27,18 @@ final class MemberProcess implements AutoCloseable {
 
     /**
      * @param servers, clients The members this JVM runs.
+     * @param clusterSize The members of the whole cluster: each member here keeps every one of them.
      */
-    MemberProcess(String name, int servers, int clients, String connect, String root, int sessionTimeout,
-        String classPath, List<String> jvmOpts, Path logDir, Receipts receipts) throws IOException {
+    MemberProcess(String name, int servers, int clients, int clusterSize, String connect, String root,
+        int sessionTimeout, String classPath, List<String> jvmOpts, Path logDir, Receipts receipts) throws IOException {
         this.name = name;
         this.servers = servers;
         this.clients = clients;
 
-        // About 3 MB a member (its session, engine and a copy of the topology), and room for the JIT and the GC.
-        int heapMb = Math.max(256, (servers + clients) * 3 + 128);
-        List<String> cmd = new ArrayList<>(List.of("java", "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m",
+        // A member: 2 MB for its session and engine, and 12 KB for each node it keeps (the attribute values themselves
+        // are shared, see SharedValuesMarshaller); then room for the JIT, the GC and the messages in flight.
+        long heapMb = 256 + (servers + clients) * (2048L + clusterSize * 12L) / 1024;
+        List<String> cmd = new ArrayList<>(List.of("java", "-Xms256m", "-Xmx" + heapMb + "m",
             "-XX:+UseParallelGC", "-Xss256k", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true"));
 
         cmd.addAll(jvmOpts);
@@ -51,7 +53,8 @@ final class MemberProcess implements AutoCloseable {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(),
                 StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
-                    if (!receipts.offer(line))
+                    // The JVM's own lines (a flight recording's notice) are not replies.
+                    if (line.startsWith("@") && !receipts.offer(line))
                         replies.add(line);
                 }
             }

@@ -15,17 +15,27 @@ import org.knowm.xchart.XYChartBuilder;
 
 /** {@code <name>.json} (one object per shape), {@code <name>.md} (the table) and charts against member count. */
 final class ScaleReport {
-    /** The table's columns: key, heading. */
-    private static final String[][] COLUMNS = {
-        {"members", "members"}, {"clients", "clients"},
-        {"joinStormMs", "join storm ms"}, {"joinStormFloorMs", "floor ms"},
-        {"oneJoinMs", "one join ms"},
-        {"customP50Ms", "custom p50"}, {"customP99Ms", "custom p99"}, {"customFloorP99Ms", "floor p99"},
-        {"ackedCustomP99Ms", "acked p99"},
-        {"coordinatorFailoverMs", "crd failure ms"}, {"massFailureMs", "10 % failure ms"},
-        {"zkWritesPerCustom", "writes/custom"}, {"zkBytesPerCustomPerMember", "B/custom/member"},
-        {"zkWatches", "watches"}, {"coordinatorCpuMsPerEvent", "crd CPU ms/event"},
-        {"leaderStopTopologyChanges", "leader stop: topology changes"},
+    /** The tables: a title, then each column's key and heading. */
+    private static final String[][][] TABLES = {
+        {{"Joins and custom messages (ms; each floor is bare Curator clients in the same run)"},
+            {"members", "members"}, {"clients", "clients"},
+            {"joinStormMs", "join storm"}, {"joinStormFloorMs", "floor"}, {"oneJoinMs", "one more join"},
+            {"customP50Ms", "custom p50"}, {"customP99Ms", "custom p99"}, {"customFloorP50Ms", "floor p50"},
+            {"customFloorP99Ms", "floor p99"}, {"ackedCustomP99Ms", "acked p99"},
+            {"coordinatorCpuMsPerEvent", "coordinator CPU ms/event"}},
+        {{"Failures and outages (ms; ZooKeeper's own part is the kill until the ensemble deleted the alive znode)"},
+            {"members", "members"}, {"clients", "clients"},
+            {"coordinatorFailoverMs", "coordinator kill -9"}, {"coordinatorExpiryMs", "of it ZooKeeper's"},
+            {"massFailureCount", "killed at once"}, {"massFailureMs", "their kill -9"},
+            {"massExpiryMs", "of it ZooKeeper's"}, {"leaderStopKept", "members kept through a leader stop"},
+            {"outageKept", "members kept through a quorum outage"}, {"pausedLogLength", "log length, one paused"},
+            {"pausedFailedMs", "paused one failed after"}},
+        {{"ZooKeeper per plain custom message, and watches"},
+            {"members", "members"}, {"clients", "clients"},
+            {"zkWritesPerCustom", "writes"}, {"zkRequestsPerCustom", "requests"},
+            {"zkBytesPerCustomPerMember", "bytes out per member"}, {"customEntryBytes", "the entry's bytes"},
+            {"zkWatches", "watches"}, {"zkWatchesPerMember", "per member"},
+            {"stormZkRequests", "join storm: requests"}, {"stormZkMBytesOut", "join storm: MB out"}},
     };
 
     /** Charts: key, title, log scale. */
@@ -50,6 +60,18 @@ final class ScaleReport {
 
         for (String[] c : CHARTS)
             chart(results, c[0].split(","), c[1], c[2].equals("log"));
+    }
+
+    /** @return The figures of {@code r}, without its nested counters: a progress line. */
+    static String flat(Map<String, Object> r) {
+        StringBuilder sb = new StringBuilder();
+
+        r.forEach((k, v) -> {
+            if (!(v instanceof Map))
+                sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=').append(v);
+        });
+
+        return sb.toString();
     }
 
     static String json(List<Map<String, Object>> results) {
@@ -85,27 +107,31 @@ final class ScaleReport {
     }
 
     private static String markdown(List<Map<String, Object>> results) {
-        StringBuilder sb = new StringBuilder("# Scale run\n\n");
+        StringBuilder sb = new StringBuilder("# Scale run\n\nWritten ").append(Instant.now())
+            .append(" by `benchmarks/run scale`; how it runs is in docs/benchmarks.md, \"Scale\".\n");
 
-        sb.append("Written ").append(Instant.now()).append(" by `benchmarks/run scale`; every figure in ms unless "
-            + "named otherwise; the floors are bare Curator clients in the same run (see docs/benchmarks.md).\n\n|");
+        for (String[][] t : TABLES) {
+            sb.append("\n").append(t[0][0]).append(":\n\n|");
 
-        for (String[] c : COLUMNS)
-            sb.append(' ').append(c[1]).append(" |");
+            for (int i = 1; i < t.length; i++)
+                sb.append(' ').append(t[i][1]).append(" |");
 
-        sb.append("\n|");
-
-        for (int i = 0; i < COLUMNS.length; i++)
-            sb.append(" ---: |");
-
-        for (Map<String, Object> r : results) {
             sb.append("\n|");
 
-            for (String[] c : COLUMNS)
-                sb.append(' ').append(r.get(c[0]) == null ? "n/a" : r.get(c[0])).append(" |");
+            for (int i = 1; i < t.length; i++)
+                sb.append(" ---: |");
+
+            for (Map<String, Object> r : results) {
+                sb.append("\n|");
+
+                for (int i = 1; i < t.length; i++)
+                    sb.append(' ').append(r.get(t[i][0]) == null ? "n/a" : r.get(t[i][0])).append(" |");
+            }
+
+            sb.append('\n');
         }
 
-        sb.append("\n\nJVMs per shape (members each): ");
+        sb.append("\nJVMs per shape (members each):");
 
         for (Map<String, Object> r : results)
             sb.append("\n- ").append(r.get("members")).append(": ").append(r.get("jvms"));

@@ -39,13 +39,14 @@ public final class ScaleRun {
         Path logs = Files.createDirectories(out.resolve(name + "-logs"));
         String opens = System.getProperty("zkion.scale.jvmOpts", "");
         List<String> jvmOpts = opens.isBlank() ? List.of() : Arrays.asList(opens.trim().split("\\s+"));
-        ScaleSettings s = new ScaleSettings(System.getProperty("java.class.path"), jvmOpts, logs,
-            Integer.getInteger("zkion.scale.sessionTimeout", 10_000), messages,
-            Long.getLong("zkion.scale.stepTimeoutMs", 600_000L));
         List<Map<String, Object>> results = new ArrayList<>();
 
         for (Shape shape : shapes) {
-            Path zkDir = Files.createDirectories(logs.resolve("zk-" + shape.servers + "-" + shape.clients));
+            Path dir = Files.createDirectories(logs.resolve(shape.servers + "-" + shape.clients));
+            Path zkDir = Files.createDirectories(dir.resolve("zk"));
+            ScaleSettings s = new ScaleSettings(System.getProperty("java.class.path"), jvmOpts, dir,
+                Integer.getInteger("zkion.scale.sessionTimeout", 10_000), messages,
+                Long.getLong("zkion.scale.stepTimeoutMs", 600_000L));
 
             try (ZkEnsemble zk = new ZkEnsemble(zkDir, s.classPath, 1024)) {
                 zk.startAll();

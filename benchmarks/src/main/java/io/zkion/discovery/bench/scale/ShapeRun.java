@@ -12,20 +12,18 @@ import org.apache.curator.framework.CuratorFramework;
 
 /**
  * One shape's run on the shipped protocol: the join storm, one more join, custom messages with and without Ignite's
- * ack, a ZooKeeper leader stop, the mass failure of a tenth, the coordinator's failure; the ensemble's counters
- * around each. Then the same work's floor by bare Curator clients ({@link FloorRun}).
+ * ack, with the ensemble's counters around them; then the faults of {@link FaultPhases}, and the same work's floor by
+ * bare Curator clients ({@link FloorRun}).
  */
 final class ShapeRun {
     private final Shape shape;
     private final ZkEnsemble zk;
     private final CuratorFramework admin;
     private final ScaleSettings settings;
-    private final Receipts receipts = new Receipts();
     private final Map<String, Object> res = new LinkedHashMap<>();
-    private final List<MemberProcess> jvms = new ArrayList<>();
     private final String root;
-    private MemberProcess crd;
-    private MemberProcess mass;
+    private final Path nodeData;
+    private SimCluster c;
 
     ShapeRun(Shape shape, ZkEnsemble zk, CuratorFramework admin, ScaleSettings settings) {
         this.shape = shape;
@@ -33,6 +31,7 @@ final class ShapeRun {
         this.admin = admin;
         this.settings = settings;
         this.root = "/scale-" + shape.servers + "-" + shape.clients;
+        this.nodeData = settings.logDir.resolve(root.substring(1) + "-node-data.bin");
     }
 
     Map<String, Object> run() throws Exception {
@@ -43,40 +42,25 @@ final class ShapeRun {
         res.put("clients", shape.clients);
         res.put("jvms", layout.toString());
         res.put("sessionTimeoutMs", settings.sessionTimeout);
-        log("layout: " + layout);
+        System.out.println("[" + shape + "] layout: " + layout);
 
-        try {
-            for (JvmLayout.Part p : layout.all()) {
-                MemberProcess m = new MemberProcess(p.name, p.servers, p.clients, zk.connectString(), root,
-                    settings.sessionTimeout, settings.classPath, settings.jvmOpts, settings.logDir, receipts);
+        try (SimCluster cluster = new SimCluster(layout, shape.members() + 1, zk.connectString(), root, settings)) {
+            c = cluster;
 
-                jvms.add(m);
-            }
-
-            crd = jvms.get(0);
-            mass = jvms.get(1);
-            receipts.expectJvms(jvms.size());
-
-            if (!"0".equals(crd.call("start 1 0", "started", 120_000)[2]))
+            if (!"0".equals(c.crd.call("start 1 0", "started", 120_000)[2]))
                 throw new IllegalStateException("The first member failed to start; see " + settings.logDir);
 
-            joinStorm();
-            oneMoreJoin();
+            c.members = 1;
+            FaultPhases.RESULTS.set(res);
+            FaultPhases.phase("joinStorm", this::joinStorm);
+            FaultPhases.phase("oneMoreJoin", this::oneMoreJoin);
             nodeData();
-            customs();
-            leaderStop();
-            massFailure();
-            coordinatorFailure();
-        }
-        finally {
-            for (MemberProcess m : jvms)
-                m.close();
+            settle();
+            FaultPhases.phase("customs", this::customs);
+            new FaultPhases(zk, admin, c, res).run();
         }
 
-        res.putAll(new FloorRun(shape, zk, admin, settings, receipts).run(settings.logDir.resolve(root.substring(1)
-            + "-node-data.bin")));
-        res.put("outageKept", null); // Not measured yet: the simulation has no Ignite communication for PeerProbe.
-        res.put("pausedLogLength", null);
+        res.putAll(new FloorRun(shape, zk, admin, settings, c.receipts).run(nodeData));
 
         return res;
     }
@@ -84,7 +68,7 @@ final class ShapeRun {
     private void joinStorm() throws Exception {
         ZkCounters c0 = ZkCounters.read(zk);
         long t0 = JvmTally.nowMicros();
-        List<MemberProcess> rest = jvms.subList(1, jvms.size());
+        List<MemberProcess> rest = c.jvms.subList(1, c.jvms.size());
 
         for (MemberProcess m : rest)
             m.send("start " + m.servers + " " + m.clients);
@@ -97,18 +81,25 @@ final class ShapeRun {
         if (failed > 0)
             throw new IllegalStateException(failed + " members failed to start; see " + settings.logDir);
 
-        long last = awaitSize(jvms, shape.members());
+        c.members = shape.members();
+
+        long last = c.awaitSize(c.members);
+        Map<String, Double> d = ZkCounters.read(zk).minus(c0);
+        long[] v = c.topVerRange();
 
         res.put("joinStormMs", ms(last - t0));
-        putCounters("storm", ZkCounters.read(zk).minus(c0), 1);
-        topVers("joinStormTopVer");
+        res.put("stormZkCounters", d);
+        res.put("stormZkRequests", d.getOrDefault("zk_packets_received", 0d).longValue());
+        res.put("stormZkMBytesOut", round(ZkCounters.bytesOut(d) / 1e6));
+        res.put("joinStormTopVer", v[0] == v[1] ? (Object)v[0] : v[0] + ".." + v[1]);
     }
 
     private void oneMoreJoin() throws Exception {
         long t0 = JvmTally.nowMicros();
 
-        jvms.get(2).call("start 1 0", "started", settings.stepTimeoutMs);
-        res.put("oneJoinMs", ms(awaitSize(jvms, shape.members() + 1) - t0));
+        c.bulk.call("start 1 0", "started", settings.stepTimeoutMs);
+        c.members++;
+        res.put("oneJoinMs", ms(c.awaitSize(c.members) - t0));
     }
 
     /** Keeps one member's data znode for the floor, which writes the same bytes. */
@@ -117,28 +108,51 @@ final class ShapeRun {
         String child = admin.getChildren().forPath(dir).get(0);
         byte[] data = admin.getData().forPath(dir + "/" + child);
 
-        Files.write(settings.logDir.resolve(root.substring(1) + "-node-data.bin"), data);
+        Files.write(nodeData, data);
         res.put("nodeDataBytes", data.length);
     }
 
+    /** Waits for the acks and trims of the joins, so that the custom messages' counters hold theirs alone. */
+    private void settle() throws Exception {
+        long end = System.currentTimeMillis() + 30_000;
+
+        Thread.sleep(1_000);
+
+        while (admin.checkExists().forPath(root + "/log").getNumChildren() > 2 && System.currentTimeMillis() < end)
+            Thread.sleep(200);
+
+        res.put("logAfterSettle", admin.checkExists().forPath(root + "/log").getNumChildren());
+    }
+
     private void customs() throws Exception {
-        MemberProcess sender = jvms.get(2);
         int plain = Math.max(10, settings.messages / 5);
         ZkCounters c0 = ZkCounters.read(zk);
         long id = 0;
 
-        for (int i = 0; i < plain; i++)
-            deliver(sender, ++id, false);
+        for (int i = 0; i < plain; i++) {
+            deliver(++id, false);
 
-        putCounters("custom", ZkCounters.read(zk).minus(c0), plain);
+            if (!res.containsKey("customEntryBytes"))
+                entryBytes();
+        }
+
+        Map<String, Double> d = ZkCounters.read(zk).minus(c0);
+        long watches = ZkCounters.read(zk).values.getOrDefault("watches", 0d).longValue();
+
+        res.put("customZkCounters", d);
+        res.put("zkWritesPerCustom", round(d.getOrDefault("leader_zxid", 0d) / plain));
+        res.put("zkRequestsPerCustom", round(d.getOrDefault("zk_packets_received", 0d) / plain));
+        res.put("zkBytesPerCustomPerMember", round(ZkCounters.bytesOut(d) / plain / c.members));
+        res.put("zkWatches", watches);
+        res.put("zkWatchesPerMember", round((double)watches / c.members));
 
         List<Long> lat = new ArrayList<>();
         List<Long> acked = new ArrayList<>();
-        long cpu0 = Long.parseLong(crd.call("cpu", "cpu", 10_000)[1]);
+        long cpu0 = Long.parseLong(c.crd.call("cpu", "cpu", 10_000)[1]);
 
         for (int i = 0; i < settings.messages; i++) {
             boolean ack = i % 10 == 9; // A tenth need Ignite's ack, as its exchange and metastorage messages do.
-            long[] t = deliver(sender, ++id, ack);
+            long[] t = deliver(++id, ack);
 
             lat.add(t[0]);
 
@@ -146,7 +160,7 @@ final class ShapeRun {
                 acked.add(t[1]);
         }
 
-        long cpu1 = Long.parseLong(crd.call("cpu", "cpu", 10_000)[1]);
+        long cpu1 = Long.parseLong(c.crd.call("cpu", "cpu", 10_000)[1]);
         int events = settings.messages + acked.size();
 
         res.put("customP50Ms", ms(Percentiles.of(lat, 50)));
@@ -157,132 +171,37 @@ final class ShapeRun {
         res.put("coordinatorCpuMsPerEvent", Math.round((cpu1 - cpu0) / 1e4 / events) / 100.0);
     }
 
+    /** Keeps the size of the newest log entry: the message just delivered, unless the coordinator trimmed it. */
+    private void entryBytes() throws Exception {
+        List<String> names = admin.getChildren().forPath(root + "/log");
+
+        if (names.isEmpty())
+            return;
+
+        try {
+            String last = names.stream().max(String::compareTo).get();
+
+            res.put("customEntryBytes", admin.getData().forPath(root + "/log/" + last).length);
+        }
+        catch (org.apache.zookeeper.KeeperException.NoNodeException trimmed) {
+            // The next message's.
+        }
+    }
+
     /** @return Micros from the send until every member had it, and (if it needs one) until every member had its ack. */
-    private long[] deliver(MemberProcess sender, long id, boolean ack) throws Exception {
-        long sent = Long.parseLong(sender.call("send " + id + " " + (ack ? 1 : 0), "sent", 10_000)[2]);
-        long got = receipts.await("got", id, settings.stepTimeoutMs);
-        long acked = ack ? receipts.await("acked", id, settings.stepTimeoutMs) : got;
+    private long[] deliver(long id, boolean ack) throws Exception {
+        long sent = Long.parseLong(c.bulk.call("send " + id + " " + (ack ? 1 : 0), "sent", 60_000)[2]);
+        long got = c.receipts.await("got", id, settings.stepTimeoutMs);
+        long acked = ack ? c.receipts.await("acked", id, settings.stepTimeoutMs) : got;
 
         return new long[] {got - sent, acked - sent};
     }
 
-    /** A ZooKeeper leader stop: the ensemble elects another within seconds, and no member may leave the topology. */
-    private void leaderStop() throws Exception {
-        long[] before = topVerRange();
-        int leader = -1;
-
-        for (int i = 0; i < ZkEnsemble.SIZE && leader < 0; i++) {
-            String s = zk.fourLetters(i, "srvr");
-
-            if (s != null && s.contains("Mode: leader"))
-                leader = i;
-        }
-
-        zk.kill(leader);
-        Thread.sleep(settings.sessionTimeout);
-        zk.start(leader);
-        zk.awaitServing(leader, 120_000);
-        awaitSize(jvms, shape.members() + 1);
-
-        long[] after = topVerRange();
-
-        res.put("leaderStopTopologyChanges", after[1] - before[1]);
-    }
-
-    private void massFailure() throws Exception {
-        int killed = mass.members();
-
-        mass.kill();
-        jvms.remove(mass);
-
-        long t0 = JvmTally.nowMicros();
-
-        res.put("massFailureCount", killed);
-        res.put("massFailureMs", ms(awaitSize(jvms, shape.members() + 1 - killed) - t0));
-    }
-
-    private void coordinatorFailure() throws Exception {
-        String[] c = crd.call("crd", "crd", 10_000);
-
-        if (!"1".equals(c[2]))
-            throw new IllegalStateException("The coordinator " + c[1] + " is not the first member: see " + settings.logDir);
-
-        int left = shape.members() + 1 - mass.members() - 1;
-
-        crd.kill();
-        jvms.remove(crd);
-
-        long t0 = JvmTally.nowMicros();
-
-        res.put("coordinatorFailoverMs", ms(awaitSize(jvms, left) - t0));
-    }
-
-    /** @return When the last member of {@code of} saw {@code size} nodes. */
-    private long awaitSize(List<MemberProcess> of, int size) throws Exception {
-        for (MemberProcess m : of)
-            m.send("await-size " + size + " " + settings.stepTimeoutMs);
-
-        long last = 0;
-
-        for (MemberProcess m : of) {
-            String[] r = m.reply("size", settings.stepTimeoutMs + 10_000);
-
-            last = Math.max(last, Long.parseLong(r[2]));
-        }
-
-        return last;
-    }
-
-    private long[] topVerRange() throws Exception {
-        long min = Long.MAX_VALUE;
-        long max = 0;
-
-        for (MemberProcess m : jvms) {
-            String[] r = m.call("topver", "topver", 10_000);
-
-            min = Math.min(min, Long.parseLong(r[1]));
-            max = Math.max(max, Long.parseLong(r[2]));
-        }
-
-        return new long[] {min, max};
-    }
-
-    private void topVers(String key) throws Exception {
-        long[] r = topVerRange();
-
-        res.put(key, r[0] == r[1] ? (Object)r[0] : r[0] + ".." + r[1]);
-    }
-
-    private void putCounters(String phase, Map<String, Double> d, int events) {
-        res.put(phase + "ZkCounters", d);
-
-        if (phase.equals("storm")) {
-            res.put("stormZkRequests", d.getOrDefault("zk_packets_received", 0d).longValue());
-            res.put("stormZkMBytesOut", round(ZkCounters.bytesOut(d) / 1e6));
-        }
-
-        if (phase.equals("custom")) {
-            double bytes = ZkCounters.bytesOut(d);
-
-            res.put("zkWritesPerCustom", round(d.getOrDefault("leader_zxid", 0d) / events));
-            res.put("zkRequestsPerCustom", round(d.getOrDefault("zk_packets_received", 0d) / events));
-            res.put("zkBytesPerCustomPerMember", round(bytes / events / (shape.members() + 1)));
-            long watches = ZkCounters.read(zk).values.getOrDefault("watches", 0d).longValue();
-
-            res.put("zkWatches", watches);
-            res.put("zkWatchesPerMember", round((double)watches / (shape.members() + 1)));
-        }
-    }
-
-    private static double round(double v) {
+    static double round(double v) {
         return Math.round(v * 10) / 10.0;
     }
 
     static double ms(long micros) {
         return Math.round(micros / 100.0) / 10.0;
-    }
-
-    private void log(String s) {
-        System.out.println("[" + shape + "] " + s);
     }
 }

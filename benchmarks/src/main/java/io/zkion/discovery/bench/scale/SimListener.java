@@ -1,6 +1,7 @@
 package io.zkion.discovery.bench.scale;
 
 import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.events.EventType;
 import org.apache.ignite.lang.IgniteFuture;
 import org.apache.ignite.spi.discovery.DiscoveryNotification;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
@@ -33,6 +34,12 @@ final class SimListener implements DiscoverySpiListener {
                 tally.message(((SimMessage)m).id);
             else if (m instanceof SimMessage.Ack)
                 tally.ack(((SimMessage.Ack)m).id);
+        }
+        else if (n.type() == EventType.EVT_NODE_SEGMENTED) {
+            synchronized (this) {
+                tally.gone(size);
+                size = 0;
+            }
         }
         else if (n.getTopSnapshot() != null) {
             synchronized (this) {

@@ -12,7 +12,6 @@ import org.apache.ignite.cache.CacheMetrics;
 import org.apache.ignite.cluster.ClusterMetrics;
 import org.apache.ignite.internal.ClusterMetricsSnapshot;
 import org.apache.ignite.internal.IgniteVersionUtils;
-import org.apache.ignite.marshaller.jdk.JdkMarshaller;
 import org.apache.ignite.spi.discovery.DiscoveryMetricsProvider;
 
 /**
@@ -44,7 +43,7 @@ final class SimMember {
     void start(String connect, String root, long sessionTimeout, long joinTimeout) {
         zk = new ZooKeeperConnector(connect, sessionTimeout, null, name, host.log()).connect();
 
-        Codecs codecs = new Codecs(FORMATS, 64L << 20, new JdkMarshaller(), SimMember.class.getClassLoader());
+        Codecs codecs = new Codecs(FORMATS, 64L << 20, new SharedValuesMarshaller(), SimMember.class.getClassLoader());
         ZkIonClusterNode local = ZkIonClusterNode.local(id, "127.0.0.1:" + name, IgniteVersionUtils.VER, host.nodeAttributes(), Collections.singletonList("127.0.0.1"),
             Collections.emptyList(), client, new NoMetrics());
 
