@@ -120,15 +120,16 @@ final class FaultPhases {
      * @return The members still joined.
      */
     private int kept(String phase) throws Exception {
-        long end = System.currentTimeMillis() + 2L * timeout;
+        long end = System.currentTimeMillis() + 3L * timeout;
         Map<String, Integer> states = c.states();
 
-        while (states.getOrDefault("JOINED", 0) < c.members && System.currentTimeMillis() < end) {
+        // Settled: every member still joined reaches ZooKeeper again, so the rule cuts nobody off any more.
+        while (!SimCluster.settled(states) && System.currentTimeMillis() < end) {
             Thread.sleep(1_000);
             states = c.states();
         }
 
-        int kept = states.getOrDefault("JOINED", 0);
+        int kept = SimCluster.joined(states);
 
         res.put(phase + "States", states.toString());
         c.members = kept;

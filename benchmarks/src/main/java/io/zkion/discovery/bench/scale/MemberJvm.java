@@ -31,7 +31,8 @@ import org.apache.ignite.cluster.ClusterNode;
  * crd                 "@crd UUID LOCAL": the coordinator, and whether it is a member here
  * topver              "@topver MIN MAX" over the members here
  * ids                 "@ids UUID..." of the members here
- * states              "@states STATE=COUNT,...": the members' engine states
+ * states              "@states STATE=COUNT,...": the members' engine states, a joined one's with its outage
+ *                     state (JOINED/CONNECTED, JOINED/FROZEN...)
  * cpu                 "@cpu NANOS": this JVM's CPU time
  * floor-join N TOTAL FILE DIR   the join-storm floor: "@floor-joined MICROS"
  * floor-watch PATH    the fan-out floor: "@fgot SEQ MICROS" for each write every session here read
@@ -106,7 +107,8 @@ public final class MemberJvm {
                 reply("@ids " + members.stream().map(m -> m.id.toString()).collect(Collectors.joining(" ")));
                 break;
             case "states":
-                reply("@states " + members.stream().collect(Collectors.groupingBy(m -> m.engine().state().name(),
+                reply("@states " + members.stream().collect(Collectors.groupingBy(m -> m.engine().state().name()
+                    + (m.engine().state() == NodeEngine.State.JOINED ? "/" + m.engine().outageState() : ""),
                     TreeMap::new, Collectors.counting())).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining(",")));
                 break;

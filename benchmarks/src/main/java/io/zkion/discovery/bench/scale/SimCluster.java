@@ -43,12 +43,18 @@ final class SimCluster implements AutoCloseable {
 
     /** @return How many of {@code m}'s members are joined: the outage rule may have cut some off. */
     int joinedIn(MemberProcess m) throws Exception {
-        for (String kv : m.call("states", "states", 60_000)[1].split(",")) {
-            if (kv.startsWith("JOINED="))
-                return Integer.parseInt(kv.substring(7));
-        }
+        return joined(parse(m.call("states", "states", 60_000), new TreeMap<>()));
+    }
 
-        return 0;
+    /** @return How many members of {@code states} are joined, whatever their outage state. */
+    static int joined(Map<String, Integer> states) {
+        return states.entrySet().stream().filter(e -> e.getKey().startsWith("JOINED")).mapToInt(Map.Entry::getValue)
+            .sum();
+    }
+
+    /** @return Whether every joined member of {@code states} reaches ZooKeeper: no outage is being decided. */
+    static boolean settled(Map<String, Integer> states) {
+        return states.keySet().stream().noneMatch(k -> k.startsWith("JOINED/") && !k.equals("JOINED/CONNECTED"));
     }
 
     /** Takes {@code m}, with {@code joined} members still in the cluster, out of the JVMs: killed, or paused. */
@@ -86,20 +92,23 @@ final class SimCluster implements AutoCloseable {
         return new long[] {min, max};
     }
 
-    /** @return How many members are in each engine state (JOINED, STOPPED...). */
+    /** @return How many members are in each engine state (JOINED/CONNECTED, JOINED/FROZEN, STOPPED...). */
     Map<String, Integer> states() throws Exception {
         Map<String, Integer> res = new TreeMap<>();
 
-        for (MemberProcess m : jvms) {
-            String[] r = m.call("states", "states", 60_000);
-
-            if (r.length > 1) {
-                for (String kv : r[1].split(","))
-                    res.merge(kv.split("=")[0], Integer.parseInt(kv.split("=")[1]), Integer::sum);
-            }
-        }
+        for (MemberProcess m : jvms)
+            parse(m.call("states", "states", 60_000), res);
 
         return res;
+    }
+
+    private static Map<String, Integer> parse(String[] reply, Map<String, Integer> into) {
+        if (reply.length > 1) {
+            for (String kv : reply[1].split(","))
+                into.merge(kv.split("=")[0], Integer.parseInt(kv.split("=")[1]), Integer::sum);
+        }
+
+        return into;
     }
 
     /** @return When ZooKeeper deletes the alive znode of {@code m}'s first member: its session's expiry. */
