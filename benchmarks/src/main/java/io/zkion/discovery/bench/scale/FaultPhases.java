@@ -2,6 +2,8 @@ package io.zkion.discovery.bench.scale;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.TimeUnit;
 import io.zkion.discovery.chaos.ZkEnsemble;
 import org.apache.curator.framework.CuratorFramework;
@@ -169,15 +171,30 @@ final class FaultPhases {
 
         c.remove(c.mass, killed);
         res.put("massFailureCount", killed);
-        res.put("massFailureMs", ShapeRun.ms(c.awaitSize(c.members) - t0));
-        res.put("massExpiryMs", ShapeRun.ms(expired.get(1, TimeUnit.MINUTES) - t0));
+        // None left to kill when the outage rule had cut them all off: nothing to time.
+        res.put("massFailureMs", killed == 0 ? null : (Object)ShapeRun.ms(c.awaitSize(c.members) - t0));
+        res.put("massExpiryMs", expiry(expired, t0));
+    }
+
+    /** @return Ms from {@code t0} until ZooKeeper expired the session; null if it cannot be told (see expiryOf). */
+    private static Double expiry(CompletableFuture<Long> expired, long t0) throws InterruptedException {
+        try {
+            return ShapeRun.ms(expired.get(1, TimeUnit.MINUTES) - t0);
+        }
+        catch (ExecutionException | TimeoutException e) {
+            return null;
+        }
     }
 
     private void coordinatorFailure() throws Exception {
         String[] crd = c.crd.call("crd", "crd", 60_000);
 
-        if (!"1".equals(crd[2]))
-            throw new IllegalStateException("The coordinator " + crd[1] + " is not the first member");
+        // The first member coordinates unless an earlier phase cut it off: then there is no lone coordinator to kill.
+        if (!"1".equals(crd[2]) || c.joinedIn(c.crd) == 0) {
+            res.put("coordinatorFailoverMs", null);
+            res.put("coordinatorNotKilled", "the coordinator " + crd[1] + " is not the first member");
+            return;
+        }
 
         CompletableFuture<Long> expired = c.expiryOf(c.crd, admin);
 
@@ -187,6 +204,6 @@ final class FaultPhases {
 
         c.remove(c.crd, 1);
         res.put("coordinatorFailoverMs", ShapeRun.ms(c.awaitSize(c.members) - t0));
-        res.put("coordinatorExpiryMs", ShapeRun.ms(expired.get(1, TimeUnit.MINUTES) - t0));
+        res.put("coordinatorExpiryMs", expiry(expired, t0));
     }
 }

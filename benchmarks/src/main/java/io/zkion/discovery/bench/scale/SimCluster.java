@@ -111,15 +111,19 @@ final class SimCluster implements AutoCloseable {
         return into;
     }
 
-    /** @return When ZooKeeper deletes the alive znode of {@code m}'s first member: its session's expiry. */
+    /**
+     * @return When ZooKeeper deletes the alive znode of {@code m}'s first member: its session's expiry. Failed at once
+     *      if that member has no alive znode any more.
+     */
     CompletableFuture<Long> expiryOf(MemberProcess m, CuratorFramework admin) throws Exception {
         String id = m.call("ids", "ids", 60_000)[1];
         CompletableFuture<Long> gone = new CompletableFuture<>();
 
-        admin.checkExists().usingWatcher((Watcher)e -> {
+        if (admin.checkExists().usingWatcher((Watcher)e -> {
             if (e.getType() == Watcher.Event.EventType.NodeDeleted)
                 gone.complete(JvmTally.nowMicros());
-        }).forPath(root + "/alive/" + id);
+        }).forPath(root + "/alive/" + id) == null)
+            gone.completeExceptionally(new IllegalStateException("Not alive: the outage rule cut it off before"));
 
         return gone;
     }
