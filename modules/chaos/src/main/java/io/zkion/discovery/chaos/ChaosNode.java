@@ -282,10 +282,16 @@ public final class ChaosNode {
         }
     }
 
-    /** Sends {@code n} pings; SENT is written only once the send returned, so the message is in ZooKeeper. */
+    /**
+     * Sends {@code n} pings; SENT is written only once the send returned, so the message is in ZooKeeper. SENDING
+     * comes first: a send that began before this node was failed out and rejoined (a pause past its session) may
+     * return after the rejoin, and the node delivered it in the membership it left, or not at all.
+     */
     private void send(int n) {
         for (int i = 0; i < n; i++) {
             String tag = name + '.' + incarnation + '.' + sent.incrementAndGet();
+
+            log.write("SENDING", tag);
 
             try {
                 ((IgniteEx)ignite).context().discovery().sendCustomEvent(new ChaosPing(tag, false));

@@ -152,9 +152,14 @@ final class HistoryChecker {
     /** Sent, then delivered with its ack on every survivor that was in before the send. */
     private void checkDelivery() {
         Map<String, Long> sentAt = new HashMap<>();
+        // When each send began: a member must deliver what was sent after it was in, and a send that began before
+        // (its sender paused in it, failed out and rejoined, say) may return later.
+        Map<String, Long> begunAt = new HashMap<>();
 
-        for (NodeHistory h : all)
+        for (NodeHistory h : all) {
             sentAt.putAll(h.sent);
+            h.sent.forEach((tag, t) -> begunAt.put(tag, h.sending.getOrDefault(tag, t)));
+        }
 
         for (NodeHistory h : all) {
             if (!survivors.contains(h.key))
@@ -172,7 +177,7 @@ final class HistoryChecker {
             }
 
             for (Map.Entry<String, Long> s : sentAt.entrySet()) {
-                if (s.getValue() < cutoff && s.getValue() > v.since && !delivered.containsKey(s.getKey()))
+                if (s.getValue() < cutoff && begunAt.get(s.getKey()) > v.since && !delivered.containsKey(s.getKey()))
                     add(Violation.MESSAGES, h.key + " never delivered " + s.getKey() + ", sent at " + s.getValue()
                         + " while it was in the cluster (since " + v.since + ')');
             }

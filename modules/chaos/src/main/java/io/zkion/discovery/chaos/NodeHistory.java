@@ -52,6 +52,8 @@ final class NodeHistory {
     final List<View> views = new ArrayList<>();
     /** Tags this incarnation sent, with the time each send returned. */
     final Map<String, Long> sent = new LinkedHashMap<>();
+    /** Tags this incarnation sent, with the time each send began (logs of older builds: none). */
+    final Map<String, Long> sending = new LinkedHashMap<>();
 
     NodeHistory(String key, List<String> rawLines) {
         this.key = key;
@@ -118,6 +120,9 @@ final class NodeHistory {
                     break;
                 case "SENT":
                     sent.put(l.fields[0], l.time);
+                    break;
+                case "SENDING":
+                    sending.put(l.fields[0], l.time);
                     break;
                 default:
             }
