@@ -38,6 +38,15 @@ final class FaultPhases {
     void run() throws Exception {
         String skip = System.getProperty("zkion.scale.skip", "");
 
+        try {
+            phases(skip);
+        }
+        catch (Unsettled e) {
+            System.out.println(e.getMessage() + ": the later fault phases are skipped");
+        }
+    }
+
+    private void phases(String skip) throws Exception {
         if (!skip.contains("pause"))
             phase("pause", this::pause);
 
@@ -135,9 +144,22 @@ final class FaultPhases {
 
         res.put(phase + "States", states.toString());
         c.members = kept;
-        c.awaitSize(kept);
+
+        StringBuilder unsettled = new StringBuilder();
+
+        if (!c.sizeWithin(kept, 3L * timeout, unsettled)) {
+            res.put(phase + "Unsettled", unsettled.toString());
+            throw new Unsettled(phase);
+        }
 
         return kept;
+    }
+
+    /** The members do not agree on the topology after a fault: the later phases would time nothing meaningful. */
+    private static final class Unsettled extends Exception {
+        Unsettled(String phase) {
+            super("The topology did not settle after " + phase);
+        }
     }
 
     /**

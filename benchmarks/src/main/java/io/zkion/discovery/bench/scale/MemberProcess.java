@@ -84,7 +84,7 @@ final class MemberProcess implements AutoCloseable {
         }
     }
 
-    /** @return The next reply, which must start with {@code @<kind>}. */
+    /** @return The next reply, which must start with {@code @<kind>} (any, if {@code kind} is null). */
     String[] reply(String kind, long timeoutMs) throws InterruptedException {
         String r = replies.poll(timeoutMs, TimeUnit.MILLISECONDS);
 
@@ -93,7 +93,7 @@ final class MemberProcess implements AutoCloseable {
 
         String[] parts = r.split(" ");
 
-        if (!parts[0].equals("@" + kind))
+        if (kind != null && !parts[0].equals("@" + kind))
             throw new IllegalStateException(name + ": expected '@" + kind + "', got '" + r + "'");
 
         return parts;

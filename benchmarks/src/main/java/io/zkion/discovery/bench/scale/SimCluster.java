@@ -77,6 +77,28 @@ final class SimCluster implements AutoCloseable {
         return last;
     }
 
+    /**
+     * @return Whether every member of every JVM saw {@code size} nodes within {@code ms}; if not, how many members of
+     *      each JVM see which size ({@code @size-timeout}'s answer), in {@code unsettled}.
+     */
+    boolean sizeWithin(int size, long ms, StringBuilder unsettled) throws Exception {
+        for (MemberProcess m : jvms)
+            m.send("await-size " + size + " " + ms);
+
+        boolean ok = true;
+
+        for (MemberProcess m : jvms) {
+            String[] r = m.reply(null, ms + 60_000);
+
+            if (!r[0].equals("@size")) {
+                ok = false;
+                unsettled.append(m.name).append(": ").append(r.length > 2 ? r[2] : "").append("; ");
+            }
+        }
+
+        return ok;
+    }
+
     /** @return The lowest and highest topology version any member has. */
     long[] topVerRange() throws Exception {
         long min = Long.MAX_VALUE;
