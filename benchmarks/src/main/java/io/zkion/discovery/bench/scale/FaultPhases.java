@@ -28,7 +28,6 @@ final class FaultPhases {
         this.c = c;
         this.res = res;
         this.timeout = c.settings.sessionTimeout;
-        RESULTS.set(res);
     }
 
     /**
@@ -48,16 +47,16 @@ final class FaultPhases {
 
     private void phases(String skip) throws Exception {
         if (!skip.contains("pause"))
-            phase("pause", this::pause);
+            phase("pause", res, this::pause);
 
         if (!skip.contains("leaderStop"))
-            phase("leaderStop", this::leaderStop);
+            phase("leaderStop", res, this::leaderStop);
 
         if (!skip.contains("outage"))
-            phase("outage", this::outage);
+            phase("outage", res, this::outage);
 
-        phase("massFailure", this::massFailure);
-        phase("coordinatorFailure", this::coordinatorFailure);
+        phase("massFailure", res, this::massFailure);
+        phase("coordinatorFailure", res, this::coordinatorFailure);
     }
 
     /** A phase of the run. */
@@ -65,14 +64,11 @@ final class FaultPhases {
         void run() throws Exception;
     }
 
-    /** Runs {@code p}, then prints what the run found so far: a long run shows its figures as it goes. */
-    static void phase(String name, Phase p) throws Exception {
+    /** Runs {@code p}, then prints what the run found so far ({@code res}): a long run shows its figures as it goes. */
+    static void phase(String name, Map<String, Object> res, Phase p) throws Exception {
         p.run();
-        System.out.println("after " + name + ": " + ScaleReport.flat(RESULTS.get()));
+        System.out.println("after " + name + ": " + ScaleReport.flat(res));
     }
-
-    /** The results of the shape being run, for the progress lines. */
-    static final ThreadLocal<Map<String, Object>> RESULTS = new ThreadLocal<>();
 
     /** One member's JVM stops, as in a long GC pause, while the others send: the log grows until it is failed. */
     private void pause() throws Exception {
@@ -88,11 +84,7 @@ final class FaultPhases {
 
         // Plain messages only: one that needs Ignite's ack would wait for the paused member until it is failed.
         while (!expired.isDone()) {
-            long id = ++msgId;
-
-            c.bulk.send("send " + id + " 0");
-            c.bulk.reply("sent", 60_000);
-            c.receipts.await("got", id, c.settings.stepTimeoutMs);
+            c.deliver(++msgId, false);
             maxLog = Math.max(maxLog, admin.checkExists().forPath(c.root + "/log").getNumChildren());
         }
 

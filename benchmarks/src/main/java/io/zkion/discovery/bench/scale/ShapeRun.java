@@ -51,12 +51,11 @@ final class ShapeRun {
                 throw new IllegalStateException("The first member failed to start; see " + settings.logDir);
 
             c.members = 1;
-            FaultPhases.RESULTS.set(res);
-            FaultPhases.phase("joinStorm", this::joinStorm);
-            FaultPhases.phase("oneMoreJoin", this::oneMoreJoin);
+            FaultPhases.phase("joinStorm", res, this::joinStorm);
+            FaultPhases.phase("oneMoreJoin", res, this::oneMoreJoin);
             nodeData();
             settle();
-            FaultPhases.phase("customs", this::customs);
+            FaultPhases.phase("customs", res, this::customs);
             new FaultPhases(zk, admin, c, res).run();
         }
 
@@ -130,7 +129,7 @@ final class ShapeRun {
         long id = 0;
 
         for (int i = 0; i < plain; i++) {
-            deliver(++id, false);
+            c.deliver(++id, false);
 
             if (!res.containsKey("customEntryBytes"))
                 entryBytes();
@@ -152,7 +151,7 @@ final class ShapeRun {
 
         for (int i = 0; i < settings.messages; i++) {
             boolean ack = i % 10 == 9; // A tenth need Ignite's ack, as its exchange and metastorage messages do.
-            long[] t = deliver(++id, ack);
+            long[] t = c.deliver(++id, ack);
 
             lat.add(t[0]);
 
@@ -186,15 +185,6 @@ final class ShapeRun {
         catch (org.apache.zookeeper.KeeperException.NoNodeException trimmed) {
             // The next message's.
         }
-    }
-
-    /** @return Micros from the send until every member had it, and (if it needs one) until every member had its ack. */
-    private long[] deliver(long id, boolean ack) throws Exception {
-        long sent = Long.parseLong(c.bulk.call("send " + id + " " + (ack ? 1 : 0), "sent", 60_000)[2]);
-        long got = c.receipts.await("got", id, settings.stepTimeoutMs);
-        long acked = ack ? c.receipts.await("acked", id, settings.stepTimeoutMs) : got;
-
-        return new long[] {got - sent, acked - sent};
     }
 
     static double round(double v) {

@@ -64,15 +64,19 @@ final class SimCluster implements AutoCloseable {
         receipts.expectJvms(jvms.size());
     }
 
-    /** @return When the last member of every JVM saw {@code size} nodes (wall-clock micros). */
+    /**
+     * @return When the last member of every JVM saw {@code size} nodes (wall-clock micros).
+     * @throws IllegalStateException If a JVM's members did not within the step timeout.
+     */
     long awaitSize(int size) throws Exception {
-        for (MemberProcess m : jvms)
-            m.send("await-size " + size + " " + settings.stepTimeoutMs);
-
         long last = 0;
 
-        for (MemberProcess m : jvms)
-            last = Math.max(last, Long.parseLong(m.reply("size", settings.stepTimeoutMs + 10_000)[2]));
+        for (String[] r : sizeReplies(size, settings.stepTimeoutMs)) {
+            if (!r[0].equals("@size"))
+                throw new IllegalStateException("Not every member saw " + size + " nodes: " + String.join(" ", r));
+
+            last = Math.max(last, Long.parseLong(r[2]));
+        }
 
         return last;
     }
@@ -82,21 +86,44 @@ final class SimCluster implements AutoCloseable {
      *      each JVM see which size ({@code @size-timeout}'s answer), in {@code unsettled}.
      */
     boolean sizeWithin(int size, long ms, StringBuilder unsettled) throws Exception {
-        for (MemberProcess m : jvms)
-            m.send("await-size " + size + " " + ms);
-
         boolean ok = true;
+        int i = 0;
 
-        for (MemberProcess m : jvms) {
-            String[] r = m.reply(null, ms + 60_000);
-
+        for (String[] r : sizeReplies(size, ms)) {
             if (!r[0].equals("@size")) {
                 ok = false;
-                unsettled.append(m.name).append(": ").append(r.length > 2 ? r[2] : "").append("; ");
+                unsettled.append(jvms.get(i).name).append(": ").append(r.length > 2 ? r[2] : "").append("; ");
             }
+
+            i++;
         }
 
         return ok;
+    }
+
+    /** @return Each JVM's answer, in the order of {@link #jvms}, once its members all saw {@code size} nodes or ms passed. */
+    private List<String[]> sizeReplies(int size, long ms) throws Exception {
+        List<String[]> res = new ArrayList<>();
+
+        for (MemberProcess m : jvms)
+            m.send("await-size " + size + " " + ms);
+
+        for (MemberProcess m : jvms)
+            res.add(m.reply(null, ms + 60_000));
+
+        return res;
+    }
+
+    /**
+     * Sends message {@code id} from a member of {@link #bulk} and waits until every member had it.
+     * @return Micros from the send until every member had it, and (if it needs one) until every member had its ack.
+     */
+    long[] deliver(long id, boolean ack) throws Exception {
+        long sent = Long.parseLong(bulk.call("send " + id + " " + (ack ? 1 : 0), "sent", 60_000)[2]);
+        long got = receipts.await("got", id, settings.stepTimeoutMs);
+        long acked = ack ? receipts.await("acked", id, settings.stepTimeoutMs) : got;
+
+        return new long[] {got - sent, acked - sent};
     }
 
     /** @return The lowest and highest topology version any member has. */
