@@ -33,7 +33,7 @@ final class DiscoveryCycle {
     private final DiscoveryLoop loop;
     private final OutageGuard outage;
 
-    /** The alive/ listing, kept between cycles and listed anew when the watch says it changed. */
+    /** The alive/ listing, kept between cycles and listed anew when the watch says it changed; the coordinator's. */
     private Set<UUID> alive = new HashSet<>();
 
     DiscoveryCycle(EngineContext ctx, Lifecycle lifecycle, Membership membership, LogWatch watch, RoleSwitch role,
@@ -88,22 +88,8 @@ final class DiscoveryCycle {
             if (!lifecycle.is(State.JOINED))
                 return;
 
-            if (watch.takeAliveDirty())
-                alive = aliveIds();
-
-            if (!alive.contains(local.id())) {
-                sessionLoss.onExcluded();
+            if (!settleRole(member))
                 return;
-            }
-
-            // A client with no server left (the cluster stopped or restarts) rejoins whatever comes up next.
-            if (local.isClient() && member.topology().oldestServer(alive) == null) {
-                sessionLoss.onExcluded();
-                return;
-            }
-
-            role.settle(alive);
-            role.step(alive);
 
             acks.ack(applied);
         }
@@ -136,6 +122,40 @@ final class DiscoveryCycle {
                 loop.triggerAfter(200);
             }
         }
+    }
+
+    /**
+     * Settles who coordinates and lets the coordinator work. A node that does not coordinate watches its elder's alive
+     * znode only; one with no elder alive is the oldest server, lists alive/ and takes the role.
+     *
+     * @return Whether this node stays in the cluster; false once it found itself out.
+     */
+    private boolean settleRole(Member member) throws Exception {
+        if (!role.isCoordinator() && watch.elder(member.topology()) != null) {
+            watch.watchAlive(false);
+            return true;
+        }
+
+        // A client with no server left (the cluster stopped or restarts) rejoins whatever comes up next.
+        if (local.isClient()) {
+            sessionLoss.onExcluded();
+            return false;
+        }
+
+        watch.watchAlive(true);
+
+        if (watch.takeAliveDirty())
+            alive = aliveIds();
+
+        if (!alive.contains(local.id())) {
+            sessionLoss.onExcluded();
+            return false;
+        }
+
+        role.settle(alive);
+        role.step(alive);
+
+        return true;
     }
 
     /** @return Whether this node's session or its alive znode is gone: the cluster has taken it out. */

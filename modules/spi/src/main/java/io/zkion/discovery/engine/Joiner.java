@@ -30,11 +30,11 @@ import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.ignite.spi.discovery.DiscoveryDataBag;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 
 /**
  * The join handshake, as an explicit sequence: publish the request, announce the node alive, then either
@@ -187,63 +187,64 @@ final class Joiner {
         int rewritten = 0;
         Semaphore answered = new Semaphore(0);
 
-        try (PersistentWatcher w = new PersistentWatcher(store.client(), paths.joined(id), false)) {
-            w.getListenable().addListener(e -> answered.release());
-            w.start();
+        // A watch set anew each round, not a persistent one: ZooKeeper 3.8 cannot remove that, so it would stay on the
+        // server for the node's whole session. Set before the answer is read, so that one written after wakes us; not
+        // before a founding, which gets no answer.
+        Watcher w = e -> answered.release();
+        long start = System.currentTimeMillis();
+        long nextLog = start + 10_000;
 
-            long start = System.currentTimeMillis();
-            long nextLog = start + 10_000;
+        while (true) {
+            // Its stop interrupts this thread, but a library on the way may have cleared that: asked each round.
+            if (stopped.getAsBoolean())
+                throw new IgniteSpiException("Stopped while waiting for the coordinator to answer the join");
 
-            while (true) {
-                // Its stop interrupts this thread, but a library on the way may have cleared that: asked each round.
-                if (stopped.getAsBoolean())
-                    throw new IgniteSpiException("Stopped while waiting for the coordinator to answer the join");
+            // Asked before the answer is read: the coordinator's commit of a join sets the joiner's alive znode,
+            // so with that gone and no answer after, no answer can come to this request.
+            boolean requested = store.exists(paths.alive(id));
 
-                // Asked before the answer is read: the coordinator's commit of a join sets the joiner's alive znode,
-                // so with that gone and no answer after, no answer can come to this request.
-                boolean requested = store.exists(paths.alive(id));
+            if (requested && found(members))
+                return;
 
-                if (requested && found(members))
-                    return;
+            store.client().checkExists().usingWatcher(w).forPath(paths.joined(id));
 
-                ZkStore.Payload answer = store.readPayload(paths.joined(id));
-                JoinResult r = answer == null ? null : codec.decodeJoinResult(answer.data, paths.joined(id));
+            ZkStore.Payload answer = store.readPayload(paths.joined(id));
+            JoinResult r = answer == null ? null : codec.decodeJoinResult(answer.data, paths.joined(id));
 
-                if (r != null && (requested || !r.ok())) {
-                    answered(r, members);
-                    return;
-                }
-
-                if (r != null) {
-                    // Accepted in a session that ended since: the coordinator fails that node once it sees its alive
-                    // znode gone, so starting on the answer would end in being failed. Joined afresh instead.
-                    log.warning("The coordinator accepted this node's join, but the ZooKeeper session it was accepted"
-                        + " in ended before this node read the answer: asking again [node=" + id + ']');
-                    store.deleteQuietly(paths.joined(id));
-                }
-
-                long now = System.currentTimeMillis();
-
-                if (!requested) {
-                    // The session ended and took the request along with the alive znode; Curator is in a new one.
-                    log.warning("This node's ZooKeeper session ended before the coordinator answered its join: writing"
-                        + " the request again [node=" + id + ']');
-                    request.write();
-                    rewritten++;
-                }
-
-                if (timeout > 0 && now - start > timeout)
-                    throw noAnswer(attempt, rewritten);
-
-                if (now >= nextLog) {
-                    log.info("Waiting for the coordinator to answer the join of " + id + " under " + paths.root);
-                    nextLog = now + 10_000;
-                }
-
-                // A watch wakes us at once; the timeout only re-checks whether the cluster died meanwhile.
-                answered.tryAcquire(1, TimeUnit.SECONDS);
-                answered.drainPermits();
+            if (r != null && (requested || !r.ok())) {
+                answered(r, members);
+                return;
             }
+
+            if (r != null) {
+                // Accepted in a session that ended since: the coordinator fails that node once it sees its alive
+                // znode gone, so starting on the answer would end in being failed. Joined afresh instead.
+                log.warning("The coordinator accepted this node's join, but the ZooKeeper session it was accepted"
+                    + " in ended before this node read the answer: asking again [node=" + id + ']');
+                store.deleteQuietly(paths.joined(id));
+            }
+
+            long now = System.currentTimeMillis();
+
+            if (!requested) {
+                // The session ended and took the request along with the alive znode; Curator is in a new one.
+                log.warning("This node's ZooKeeper session ended before the coordinator answered its join: writing"
+                    + " the request again [node=" + id + ']');
+                request.write();
+                rewritten++;
+            }
+
+            if (timeout > 0 && now - start > timeout)
+                throw noAnswer(attempt, rewritten);
+
+            if (now >= nextLog) {
+                log.info("Waiting for the coordinator to answer the join of " + id + " under " + paths.root);
+                nextLog = now + 10_000;
+            }
+
+            // A watch wakes us at once; the timeout only re-checks whether the cluster died meanwhile.
+            answered.tryAcquire(1, TimeUnit.SECONDS);
+            answered.drainPermits();
         }
     }
 

@@ -1,17 +1,20 @@
 package io.zkion.discovery.engine;
 
+import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.zk.ZkPaths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.zookeeper.Watcher;
 
 /**
- * The watches on log/ and alive/, and what they reported since the last cycle. Each report schedules a cycle;
- * the cycle takes what was reported.
+ * The watches on log/ and, while this node coordinates, on alive/ (the others watch one alive znode:
+ * {@link ElderWatch}), and what they reported since the last cycle. Each report schedules a cycle; the cycle takes
+ * what was reported.
  */
 final class LogWatch {
     private final CuratorFramework client;
@@ -29,6 +32,7 @@ final class LogWatch {
     private final Queue<String> logCreated = new ConcurrentLinkedQueue<>();
     private final Queue<String> logDeleted = new ConcurrentLinkedQueue<>();
     private volatile boolean aliveDirty = true;
+    private final ElderWatch elder;
 
     /** Started and closed on the discovery thread only. */
     private PersistentWatcher logWatch;
@@ -38,6 +42,7 @@ final class LogWatch {
         this.client = ctx.client();
         this.paths = ctx.paths();
         this.loop = loop;
+        this.elder = new ElderWatch(ctx, loop);
     }
 
     /** Starts the watches anew, with everything marked changed. */
@@ -66,7 +71,23 @@ final class LogWatch {
             loop.trigger();
         });
         logWatch.start();
+    }
 
+    /**
+     * Watches alive/ as the coordinator, which lists it; or stops, on giving up the role. ZooKeeper 3.8 keeps a
+     * persistent watch on its side until the session ends (it cannot remove one), but Curator drops what it reports.
+     */
+    void watchAlive(boolean on) {
+        if (on == (aliveWatch != null))
+            return;
+
+        if (!on) {
+            aliveWatch.close();
+            aliveWatch = null;
+            return;
+        }
+
+        aliveDirty = true; // What changed before the watch was set is listed, not announced.
         aliveWatch = new PersistentWatcher(client, paths.alive, false);
         aliveWatch.getListenable().addListener(e -> {
             aliveDirty = true;
@@ -84,10 +105,16 @@ final class LogWatch {
         logWatch = aliveWatch = null;
     }
 
-    /** Makes the next cycle list log/ and alive/ afresh. */
+    /** Makes the next cycle list log/ and alive/ afresh, and walk to the elder again. */
     void markAllDirty() {
         logDirty = true;
         aliveDirty = true;
+        elder.markDirty();
+    }
+
+    /** @return The elder of this node in {@code top}, watched: see {@link ElderWatch}. */
+    UUID elder(Topology top) throws Exception {
+        return elder.elder(top);
     }
 
     /** Makes the next cycle list alive/ afresh. */

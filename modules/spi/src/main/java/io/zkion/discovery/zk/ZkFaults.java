@@ -7,7 +7,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 /**
  * Faults a test injects into a node's ZooKeeper calls, as production brings them: a reply lost after ZooKeeper applied the
  * {@code multi}, which Curator then sends again (the replay fails on what the first try wrote, or lands twice); a
- * multi that never reached ZooKeeper; a listing that fails with an error Curator does not retry; and a ZooKeeper slow
+ * multi that never reached ZooKeeper; a listing or a watch that fails with an error Curator does not retry; and a ZooKeeper slow
  * to answer while a node makes its layout.
  */
 @TestSeam
@@ -33,6 +33,11 @@ public interface ZkFaults {
 
     /** @return The error to fail this listing of {@code path}'s children with, or null to list them. */
     default Exception failListing(String path) {
+        return null;
+    }
+
+    /** @return The error to fail setting a watch on {@code path} with, or null to set it. */
+    default Exception failWatch(String path) {
         return null;
     }
 }

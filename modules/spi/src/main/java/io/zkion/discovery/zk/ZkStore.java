@@ -20,6 +20,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 
 /**
@@ -441,6 +442,25 @@ public final class ZkStore {
 
     public boolean exists(String path) throws Exception {
         return client.checkExists().forPath(path) != null;
+    }
+
+    /**
+     * @return Whether {@code path} exists; if so, {@code watcher} fires once when it changes or goes. A read, not an
+     *      {@code exists}: on a missing znode that would leave a watch for a creation that never comes.
+     */
+    public boolean watchWhileExists(String path, Watcher watcher) throws Exception {
+        Exception fault = faults.failWatch(path);
+
+        if (fault != null)
+            throw fault;
+
+        try {
+            client.getData().usingWatcher(watcher).forPath(path);
+            return true;
+        }
+        catch (KeeperException.NoNodeException e) {
+            return false;
+        }
     }
 
     /**

@@ -1,0 +1,91 @@
+package io.zkion.discovery.engine;
+
+import io.zkion.discovery.internal.Topology;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * What a node that does not coordinate watches in place of alive/: one alive znode, its elder's. A server's elder
+ * is the nearest older server still alive; a client's is the oldest server alive. A server with no elder is the
+ * oldest server alive, and so takes the coordinator's role; a client with none has no cluster left.
+ * <p>
+ * Listing alive/ on every change would cost each node N names per join or failure, N² over the cluster; this costs
+ * one read per change of the one znode watched (its node's acks change it too), and the walk past the dead ones.
+ * Only the coordinator needs every node's alive znode, and lists them.
+ */
+final class ElderWatch {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final ZkIonClusterNode local;
+
+    /** Set when the watched znode changed or went, or anything may have been missed: the next cycle walks again. */
+    private volatile boolean dirty = true;
+
+    /** The elder as last found; null before the first walk, or when none was alive. */
+    private UUID elder;
+
+    /** One watcher object: ZooKeeper keeps it once per path however often the walk sets it again. */
+    private final Watcher watcher;
+
+    ElderWatch(EngineContext ctx, DiscoveryLoop loop) {
+        this.store = ctx.store();
+        this.paths = ctx.paths();
+        this.local = ctx.local();
+        this.watcher = e -> {
+            if (e.getType() != Watcher.Event.EventType.None) {
+                dirty = true;
+                loop.trigger();
+            }
+        };
+    }
+
+    /** Makes the next call walk again: a reconnection, or a cycle that failed, may have missed a notification. */
+    void markDirty() {
+        dirty = true;
+    }
+
+    /**
+     * @return The elder in {@code top}, alive and watched; null if no such server is alive.
+     */
+    UUID elder(Topology top) throws Exception {
+        if (!dirty && elder != null && top.contains(elder))
+            return elder;
+
+        dirty = false; // Cleared before the reads: a change meanwhile fires the watch set by them, and sets it again.
+        elder = null;
+
+        for (ZkIonClusterNode n : candidates(top)) {
+            if (store.watchWhileExists(paths.alive(n.id()), watcher)) {
+                elder = n.id();
+                break;
+            }
+        }
+
+        return elder;
+    }
+
+    /** @return The servers this node may defer to, in the order to try them. */
+    private List<ZkIonClusterNode> candidates(Topology top) {
+        List<ZkIonClusterNode> out = new ArrayList<>();
+
+        for (ZkIonClusterNode n : top.members()) { // Oldest first.
+            // A client's elder is the oldest server alive: it stays with the cluster as long as any server does.
+            if (!local.isClient() && n.id().equals(local.id()))
+                break;
+
+            if (!n.isClient() && !n.id().equals(local.id()))
+                out.add(n);
+        }
+
+        if (!local.isClient())
+            Collections.reverse(out); // A server's is the nearest older: not every node watches the oldest.
+
+        return out;
+    }
+}
