@@ -145,6 +145,65 @@ public class ZooKeeperOutageTest {
     }
 
     /**
+     * A quorum outage that every server rides out frozen, after which one server stays cut off (its proxy silent)
+     * while the others reconnect. The peers tell it they are back (pushed: it asked each of them once), and it stops
+     * within half a session timeout, before the others fail it.
+     */
+    @Test(timeout = 600_000) public void frozenNodeLeftCutOffStopsOnceThePeersAreBack() throws Exception {
+        try (RollingRestart run = new RollingRestart("outage", "left-cut-off");
+             ZkProxy proxy = new ZkProxy(run.zk().clientPorts())) {
+            run.cluster().connectsVia("s4", proxy.connectString());
+            run.start(Release.current(run.settings), Release.current(run.settings));
+
+            NodeProcess cut = run.cluster().current("s4");
+            String cutId = cut.status().id;
+
+            run.zk().kill(1);
+            run.zk().kill(2);
+            Thread.sleep(T);
+
+            cut.command("outage o1");
+            assertEquals("s4 while ZooKeeper is out", "FROZEN", cut.awaitAnswer("OUTAGE", "o1", 10_000).field("state"));
+
+            run.cluster().expectDown("s4");
+            proxy.cut();
+            run.zk().start(1);
+            run.zk().start(2);
+
+            long back = awaitQuorum(run);
+
+            assertTrue("s4 did not stop within three session timeouts", cut.awaitExit(3 * T));
+            assertEquals("s4's exit: segmented", ChaosNode.EXIT_SEGMENTED, cut.exitCode());
+
+            NodeHistory.Line seg = line(NodeHistory.read(cut.logFile()).lines, "SEGMENTED", null);
+            long failed = Long.MAX_VALUE;
+
+            assertNotNull("s4 logged no segmentation", seg);
+
+            for (NodeProcess n : run.cluster().running()) {
+                if (n != cut) {
+                    NodeHistory.Line l = awaitEvent(n, "NODE_FAILED", cutId, 3 * T);
+
+                    assertNotNull(n.key() + " never saw s4 fail", l);
+                    failed = Math.min(failed, l.time);
+                }
+            }
+
+            assertTrue("s4 stopped serving at +" + (seg.time - back) + " ms after the quorum returned, after the"
+                + " others failed it at +" + (failed - back) + " ms", seg.time < failed);
+            assertTrue("s4 stopped at +" + (seg.time - back) + " ms, past half a session timeout and 2 s",
+                seg.time - back <= T / 2 + 2_000);
+
+            proxy.mend();
+            run.settle("s4 did not come back as a new node");
+            run.verify();
+            run.checkRunningHistories();
+            System.out.println("left-cut-off: s4 segmented at +" + (seg.time - back) + " ms after the quorum"
+                + " returned, failed by the others at +" + (failed - back) + " ms; " + figures(run, back, failed));
+        }
+    }
+
+    /**
      * The outage's load: messages and a cache create sent while ZooKeeper is out wait for it, and each node says
      * (through the SPI's own state) that it holds its place.
      */

@@ -41,6 +41,7 @@ final class OutageGuard implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final ExecutorService checks;
     private final AtomicBoolean checking = new AtomicBoolean();
+    private final AtomicBoolean decidePending = new AtomicBoolean();
     private final Object connectedMux = new Object();
     /** Servers that said they are stopping: they answer no more, and will not be there to fail this node. */
     private final Set<UUID> leavers = ConcurrentHashMap.newKeySet();
@@ -93,6 +94,8 @@ final class OutageGuard implements AutoCloseable {
 
     /** Curator suspended the connection: the outage starts, for a joined node. */
     void suspended() {
+        probe.reachChanged();
+
         if (!lifecycle.is(State.JOINED))
             return; // A joining node fails its join as before; a stopped one has nothing to keep.
 
@@ -123,6 +126,8 @@ final class OutageGuard implements AutoCloseable {
      * (lost; the session loss takes it from there). The outage is over either way.
      */
     void ended(boolean sessionKept) {
+        probe.reachChanged();
+
         Outage prev = rule.ended();
 
         if (prev != null) {
@@ -178,7 +183,15 @@ final class OutageGuard implements AutoCloseable {
 
     private void answered(UUID peer, long outage, boolean reaches) {
         rule.answered(outage, peer, reaches);
-        run(this::decide); // On the guard's thread; only its ticks ask again.
+
+        // On the guard's thread, once for a burst of answers: a decision weighs every peer, and at N servers N answers
+        // come at once. Only the guard's ticks ask again.
+        if (decidePending.compareAndSet(false, true)) {
+            run(() -> {
+                decidePending.set(false);
+                decide();
+            });
+        }
     }
 
     /** One tick of outage {@code n}: decides, asks the peers and the ensemble again while it lasts, and comes back. */

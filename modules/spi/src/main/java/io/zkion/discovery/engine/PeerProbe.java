@@ -1,11 +1,17 @@
 package io.zkion.discovery.engine;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.ignite.IgniteLogger;
@@ -17,6 +23,11 @@ import org.apache.ignite.spi.IgniteSpiContext;
  * Asks other nodes, over Ignite's communication (which does not need ZooKeeper), whether they reach ZooKeeper, and
  * answers their questions. It is how a node that lost ZooKeeper tells an outage of the ensemble, which every node
  * sees, from its own isolation, which the others do not see.
+ * <p>
+ * Each peer is asked once per outage: an answer promises to be sent again whenever the answerer's reach changes, so
+ * no node polls every other while the outage lasts (N² messages a round at N servers). Answers carry the answerer's
+ * sequence number, since a pushed answer and a reply travel on different threads and may cross. A peer that answers
+ * without the promise (a release before it) is asked again on every tick, as it was.
  */
 final class PeerProbe implements AutoCloseable {
     /** The communication topic of the questions and answers. */
@@ -26,6 +37,18 @@ final class PeerProbe implements AutoCloseable {
     interface Answers {
         void answered(UUID peer, long outage, boolean reaches);
     }
+
+    /** How many of the peers that promised are asked again on each tick all the same. */
+    static final int RECHECKED = 2;
+
+    /** Numbers this node's answers: a peer keeps only the latest it got. */
+    private final AtomicLong answerSeq = new AtomicLong();
+    /** Askers that take pushed answers, with the outage they asked about: told when this node's reach changes. */
+    private final Map<UUID, Long> askers = new ConcurrentHashMap<>();
+    /** The peers whose answer to this node's outage came with the promise, by the outage: not asked again. */
+    private final Map<UUID, Long> promised = new ConcurrentHashMap<>();
+    /** The sequence number of each peer's latest answer: an older one arriving late is dropped. */
+    private final Map<UUID, Long> latestSeq = new ConcurrentHashMap<>();
 
     private final BooleanSupplier reachesZk;
     private final Answers answers;
@@ -63,11 +86,49 @@ final class PeerProbe implements AutoCloseable {
     }
 
     /**
-     * Asks each of {@code peers}, each send on its own thread, so that a peer that does not answer holds up neither
-     * the others nor the caller; such a peer is simply not heard from.
+     * Asks each of {@code peers} that has not promised to tell this node of its reach in this outage, each send on
+     * its own thread, so that a peer that does not answer holds up neither the others nor the caller; such a peer
+     * is simply not heard from.
      */
     void ask(long outage, Collection<ClusterNode> peers) {
-        sendEach(peers, Reach.question(outage), true);
+        List<ClusterNode> unsure = new ArrayList<>(peers.size());
+        List<ClusterNode> sure = new ArrayList<>(peers.size());
+
+        for (ClusterNode n : peers)
+            (Long.valueOf(outage).equals(promised.get(n.id())) ? sure : unsure).add(n);
+
+        // A pushed answer is lost if its connection fails: a few of the peers that promised are asked again each time,
+        // at random, so that a frozen node still hears once the peers are back.
+        Collections.shuffle(sure, ThreadLocalRandom.current());
+        unsure.addAll(sure.subList(0, Math.min(RECHECKED, sure.size())));
+
+        sendEach(unsure, Reach.question(outage), true);
+    }
+
+    /**
+     * This node's reach changed: tells every asker that took the promise. Once it reaches ZooKeeper again, its askers
+     * are forgotten: the news that matters to them is sent, and a later outage of theirs asks anew.
+     */
+    void reachChanged() {
+        IgniteSpiContext c = ctx;
+
+        if (c == null || askers.isEmpty())
+            return;
+
+        long seq = answerSeq.incrementAndGet(); // Before the read: a later number never carries older news.
+        boolean reaches = reachesZk.getAsBoolean();
+
+        for (Map.Entry<UUID, Long> e : askers.entrySet()) {
+            ClusterNode n = c.node(e.getKey());
+
+            if (n == null)
+                askers.remove(e.getKey()); // Gone from the topology.
+            else
+                sendEach(Collections.singletonList(n), Reach.answer(e.getValue(), reaches, seq), false);
+        }
+
+        if (reaches)
+            askers.clear();
     }
 
     /**
@@ -124,6 +185,12 @@ final class PeerProbe implements AutoCloseable {
         }
 
         if (r.kind == Reach.ANSWER) {
+            if (r.seq > 0 && latestSeq.merge(from, r.seq, Math::max) != r.seq)
+                return true; // Overtaken by a later answer of the same peer.
+
+            if (r.promise)
+                promised.put(from, r.outage);
+
             answers.answered(from, r.outage, r.reaches);
             return true;
         }
@@ -132,8 +199,21 @@ final class PeerProbe implements AutoCloseable {
         ClusterNode asker = c == null ? null : c.node(from);
 
         if (asker != null) {
+            long[] answer;
+
+            // The asker's own outage number; registered before the reach is read, so a change after is pushed.
+            if (r.promise) {
+                askers.put(from, r.outage);
+
+                long seq = answerSeq.incrementAndGet(); // Before the read: a later number never carries older news.
+
+                answer = Reach.answer(r.outage, reachesZk.getAsBoolean(), seq);
+            }
+            else
+                answer = Reach.legacyAnswer(r.outage, reachesZk.getAsBoolean());
+
             try {
-                c.send(asker, Reach.answer(r.outage, reachesZk.getAsBoolean()), TOPIC);
+                c.send(asker, answer, TOPIC);
             }
             catch (Exception e) {
                 if (log.isDebugEnabled())
@@ -168,9 +248,13 @@ final class PeerProbe implements AutoCloseable {
 
     /**
      * A question ("do you reach ZooKeeper?") or its answer, for one outage of the asker, or a stopping node's notice.
-     * On the wire a {@code long[]}:
+     * On the wire a {@code long[]} of {kind, the asker's outage, flags}:
      * Ignite's binary marshaller sends it as it is, where a class of ours would first need its type registered
      * through discovery, which is what is out.
+     * <p>
+     * Flags of a question: 1 if the asker takes pushed answers. Of an answer to such an asker: the answerer's sequence
+     * number, shifted left by 2, then 2 (the promise) and 1 if it reaches ZooKeeper. To any other asker (a release
+     * before the promise): 1 if it reaches ZooKeeper, else 0, as that release reads it.
      */
     static final class Reach {
         private static final long QUESTION = 0x5a4b5251L;
@@ -180,18 +264,28 @@ final class PeerProbe implements AutoCloseable {
         final long kind;
         final long outage;
         final boolean reaches;
+        /** A question: the asker takes pushed answers. An answer: the answerer will push. */
+        final boolean promise;
+        /** An answer's sequence number; 0 if it has none. */
+        final long seq;
 
-        private Reach(long kind, long outage, boolean reaches) {
+        private Reach(long kind, long outage, boolean reaches, boolean promise, long seq) {
             this.kind = kind;
             this.outage = outage;
             this.reaches = reaches;
+            this.promise = promise;
+            this.seq = seq;
         }
 
         static long[] question(long outage) {
-            return new long[] {QUESTION, outage, 0};
+            return new long[] {QUESTION, outage, 1};
         }
 
-        static long[] answer(long outage, boolean reaches) {
+        static long[] answer(long outage, boolean reaches, long seq) {
+            return new long[] {ANSWER, outage, seq << 2 | 2 | (reaches ? 1 : 0)};
+        }
+
+        static long[] legacyAnswer(long outage, boolean reaches) {
             return new long[] {ANSWER, outage, reaches ? 1 : 0};
         }
 
@@ -206,7 +300,13 @@ final class PeerProbe implements AutoCloseable {
 
             long[] m = (long[])msg;
 
-            return m[0] == QUESTION || m[0] == ANSWER || m[0] == LEAVING ? new Reach(m[0], m[1], m[2] == 1) : null;
+            if (m[0] == ANSWER && (m[2] & 2) != 0)
+                return new Reach(ANSWER, m[1], (m[2] & 1) == 1, true, m[2] >>> 2);
+
+            if (m[0] == QUESTION)
+                return new Reach(QUESTION, m[1], false, m[2] == 1, 0);
+
+            return m[0] == ANSWER || m[0] == LEAVING ? new Reach(m[0], m[1], m[2] == 1, false, 0) : null;
         }
     }
 }
