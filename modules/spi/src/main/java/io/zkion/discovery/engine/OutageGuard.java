@@ -8,6 +8,7 @@ import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.zk.ServingCheck;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -37,11 +38,15 @@ final class OutageGuard implements AutoCloseable {
     private final Lifecycle lifecycle;
     private final Membership membership;
     private final OutageRule rule = new OutageRule();
+    /** What the servers report while this node is the tallier. */
+    private final ReachTally tally = new ReachTally();
     private final PeerProbe probe;
     private final ScheduledExecutorService timer;
     private final ExecutorService checks;
     private final AtomicBoolean checking = new AtomicBoolean();
     private final AtomicBoolean decidePending = new AtomicBoolean();
+    /** The session timeout as last granted: what the rule's bounds are set by. */
+    private volatile long knownTimeout;
     private final Object connectedMux = new Object();
     /** Servers that said they are stopping: they answer no more, and will not be there to fail this node. */
     private final Set<UUID> leavers = ConcurrentHashMap.newKeySet();
@@ -57,7 +62,19 @@ final class OutageGuard implements AutoCloseable {
         this.log = ctx.log();
         this.lifecycle = lifecycle;
         this.membership = membership;
-        this.probe = new PeerProbe(this::connected, this::answered, this::leaving, log);
+        this.probe = new PeerProbe(this::connected, new PeerProbe.Listener() {
+            @Override public void reported(UUID from, long outage, boolean reaches, long seq) {
+                onReport(from, outage, reaches, seq);
+            }
+
+            @Override public void verdict(UUID from, long outage, ReachTally.Verdict v, long topVer, UUID reaching) {
+                onVerdict(outage, v, topVer, reaching);
+            }
+
+            @Override public void leaving(UUID from) {
+                OutageGuard.this.leaving(from);
+            }
+        }, log);
 
         String inst = ctx.host().igniteInstanceName();
 
@@ -94,8 +111,6 @@ final class OutageGuard implements AutoCloseable {
 
     /** Curator suspended the connection: the outage starts, for a joined node. */
     void suspended() {
-        probe.reachChanged();
-
         if (!lifecycle.is(State.JOINED))
             return; // A joining node fails its join as before; a stopped one has nothing to keep.
 
@@ -126,9 +141,10 @@ final class OutageGuard implements AutoCloseable {
      * (lost; the session loss takes it from there). The outage is over either way.
      */
     void ended(boolean sessionKept) {
-        probe.reachChanged();
-
         Outage prev = rule.ended();
+
+        if (prev != null && !local.isClient())
+            reportBack(rule.number());
 
         if (prev != null) {
             long lasted = System.currentTimeMillis() - rule.startedAt();
@@ -181,16 +197,94 @@ final class OutageGuard implements AutoCloseable {
         run(this::decide);
     }
 
-    private void answered(UUID peer, long outage, boolean reaches) {
-        rule.answered(outage, peer, reaches);
+    /** A server reported its reach: this node tallies (it is the oldest server), and answers with its verdict. */
+    private void onReport(UUID from, long outage, boolean reaches, long seq) {
+        long now = System.currentTimeMillis();
 
-        // On the guard's thread, once for a burst of answers: a decision weighs every peer, and at N servers N answers
-        // come at once. Only the guard's ticks ask again.
+        tally.reported(from, reaches, seq, now);
+
+        ReachTally.Verdict v = tallyVerdict(now);
+
+        probe.sendVerdict(from, outage, v, membership.topology().topVer(), tally.reaching());
+
+        if (rule.active())
+            takeVerdict(rule.number(), v, tally.reaching());
+    }
+
+    /** The tallier's verdict on this node's outage. One that knew fewer nodes than this one proves nothing. */
+    private void onVerdict(long outage, ReachTally.Verdict v, long topVer, UUID reaching) {
+        if (v == ReachTally.Verdict.ALL_LOST && topVer < membership.topology().topVer())
+            v = ReachTally.Verdict.UNDECIDED;
+
+        takeVerdict(outage, v, reaching);
+    }
+
+    private void takeVerdict(long outage, ReachTally.Verdict v, UUID reaching) {
+        rule.verdict(outage, v == ReachTally.Verdict.ALL_LOST, v == ReachTally.Verdict.ONE_REACHES ? reaching : null);
+
+        // On the guard's thread, once for a burst: a decision weighs every peer.
         if (decidePending.compareAndSet(false, true)) {
             run(() -> {
                 decidePending.set(false);
                 decide();
             });
+        }
+    }
+
+    private ReachTally.Verdict tallyVerdict(long now) {
+        long t = sessionTimeout();
+        Set<UUID> servers = new HashSet<>();
+
+        for (ClusterNode n : serverPeers())
+            servers.add(n.id());
+
+        tally.forget(servers, now, t);
+
+        return tally.verdict(local.id(), servers, connected(), now, t / 4, t);
+    }
+
+    /** Reports this node's reach in outage {@code n} to the tallier, or tallies it itself if it is the oldest server. */
+    private void report(long n) {
+        ClusterNode tallier = tallier();
+
+        if (tallier == null)
+            return; // No other server: the rule freezes it.
+
+        if (tallier.id().equals(local.id()))
+            takeVerdict(n, tallyVerdict(System.currentTimeMillis()), tally.reaching());
+        else
+            probe.report(tallier, n);
+    }
+
+    /** @return The tallier: the oldest server of the topology that did not say it is stopping; this node, maybe. */
+    private ClusterNode tallier() {
+        for (ClusterNode n : membership.topology().nodes()) {
+            if (!n.isClient() && !leavers.contains(n.id()))
+                return n;
+        }
+
+        return null;
+    }
+
+    /**
+     * Back with ZooKeeper: tells the tallier, three times a tenth of the timeout apart in case a message is lost, so
+     * that a server still frozen hears that one is back (it must then reconnect within half a timeout, or stop).
+     */
+    private void reportBack(long n) {
+        long t = sessionTimeout();
+
+        for (int i = 0; i < 3; i++) {
+            try {
+                timer.schedule(() -> {
+                    ClusterNode tallier = tallier();
+
+                    if (tallier != null && !tallier.id().equals(local.id()) && connected())
+                        probe.report(tallier, n);
+                }, i * Math.max(100, t / 10), TimeUnit.MILLISECONDS);
+            }
+            catch (RuntimeException ignored) {
+                // Closed: the node stops.
+            }
         }
     }
 
@@ -202,7 +296,7 @@ final class OutageGuard implements AutoCloseable {
         long t = sessionTimeout();
         boolean deciding = rule.state() == Outage.DECIDING;
 
-        probe.ask(n, serverPeers());
+        report(n);
 
         if (deciding)
             checkServing((int)Math.max(100, Math.min(500, t / 10)));
@@ -325,12 +419,20 @@ final class OutageGuard implements AutoCloseable {
 
     /** The session timeout the ensemble granted this node: the clock every bound of the rule is set by. */
     private long sessionTimeout() {
+        long t;
+
         try {
-            return ctx.client().getZookeeperClient().getZooKeeper().getSessionTimeout();
+            t = ctx.client().getZookeeperClient().getZooKeeper().getSessionTimeout();
         }
         catch (Exception e) {
-            return ctx.client().getZookeeperClient().getConnectionTimeoutMs();
+            t = 0;
         }
+
+        // 0 once a server answered that the session expired (seen at 300 members: a deadline of 0 segmented at once).
+        if (t > 0)
+            knownTimeout = t;
+
+        return knownTimeout > 0 ? knownTimeout : ctx.client().getZookeeperClient().getConnectionTimeoutMs();
     }
 
     @Override public void close() {

@@ -12,8 +12,8 @@ import java.util.UUID;
  * expires its session and the others fail it and take over its partitions, so it must stop serving first.
  * <ul>
  * <li>A client freezes: it holds no partitions, and if the cluster fails it meanwhile, it rejoins as a new node.</li>
- * <li>A server freezes once every other server of its topology has answered that it does not reach ZooKeeper
- * either: then nobody can fail anybody.</li>
+ * <li>A server freezes once every other server of its topology has said that it does not reach ZooKeeper
+ * either: then nobody can fail anybody. They say so to the tallier, which gives its verdict.</li>
  * <li>Without that answer from every one of them (one reaches ZooKeeper, or does not answer), it is cut off a sixth
  * of the session timeout after it lost ZooKeeper. Its client notices silence after two thirds of the timeout, so the
  * ensemble may expire its session a third of the timeout after that, at the earliest; the other sixth is the margin
@@ -40,6 +40,8 @@ final class OutageRule {
     private long deadline;
     private boolean extended;
     private long servingSeenAt = Long.MIN_VALUE;
+    /** The tallier's latest verdict in this outage: every other server lost ZooKeeper too. */
+    private boolean allLostVerdict;
     /** Each server peer's latest answer in this outage: whether it reaches ZooKeeper. */
     private final Map<UUID, Boolean> answers = new HashMap<>();
 
@@ -81,6 +83,7 @@ final class OutageRule {
         startedAt = now;
         deadline = now + firstDeadline(t);
         extended = false;
+        allLostVerdict = false;
         answers.clear();
 
         return ++number;
@@ -101,6 +104,20 @@ final class OutageRule {
     synchronized void answered(long outage, UUID peer, boolean reaches) {
         if (outage == number && active())
             answers.put(peer, reaches);
+    }
+
+    /**
+     * The tallier's verdict on outage {@code outage}: every other server lost ZooKeeper ({@code allLost}), or
+     * {@code reaching} reaches it (null if none), or neither (not every server has said).
+     */
+    synchronized void verdict(long outage, boolean allLost, UUID reaching) {
+        if (outage != number || !active())
+            return;
+
+        allLostVerdict = allLost && reaching == null;
+
+        if (reaching != null)
+            answers.put(reaching, true);
     }
 
     /** A ZooKeeper server answered this node, at {@code now}, that it serves. */
@@ -164,6 +181,6 @@ final class OutageRule {
     }
 
     private boolean allLost(Collection<UUID> peers) {
-        return lostCount(peers) == peers.size();
+        return reachingPeer() == null && (allLostVerdict || lostCount(peers) == peers.size());
     }
 }

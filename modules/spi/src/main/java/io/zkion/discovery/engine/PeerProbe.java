@@ -1,16 +1,12 @@
 package io.zkion.discovery.engine;
 
-import java.util.ArrayList;
+import io.zkion.discovery.engine.ReachTally.Verdict;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -20,43 +16,37 @@ import org.apache.ignite.lang.IgniteBiPredicate;
 import org.apache.ignite.spi.IgniteSpiContext;
 
 /**
- * Asks other nodes, over Ignite's communication (which does not need ZooKeeper), whether they reach ZooKeeper, and
- * answers their questions. It is how a node that lost ZooKeeper tells an outage of the ensemble, which every node
- * sees, from its own isolation, which the others do not see.
+ * The outage rule's messages over Ignite's communication (which does not need ZooKeeper): a server that lost
+ * ZooKeeper reports so to the tallier (the oldest server), which answers with its verdict ({@link ReachTally}); a
+ * server back with ZooKeeper says so; a stopping server says so to every other. It is how a node that lost ZooKeeper
+ * tells an outage of the ensemble, which every node sees, from its own isolation, which the others do not see.
  * <p>
- * Each peer is asked once per outage: an answer promises to be sent again whenever the answerer's reach changes, so
- * no node polls every other while the outage lasts (N² messages a round at N servers). Answers carry the answerer's
- * sequence number, since a pushed answer and a reply travel on different threads and may cross. A peer that answers
- * without the promise (a release before it) is asked again on every tick, as it was.
+ * Each send is on a thread of its own: a send to a node that does not answer blocks for Ignite's connect timeout, and
+ * must hold up neither the others nor the caller.
  */
 final class PeerProbe implements AutoCloseable {
     /** The communication topic of the questions and answers. */
     static final String TOPIC = "io.zkion.discovery.zk-reach";
 
-    /** Where answers go: a peer's answer to the question of outage {@code outage}. */
-    interface Answers {
-        void answered(UUID peer, long outage, boolean reaches);
+    /** What the probe hears. */
+    interface Listener {
+        /** A server reported its reach in its outage {@code outage} (this node tallies). */
+        void reported(UUID from, long outage, boolean reaches, long seq);
+
+        /** The tallier's verdict on this node's outage {@code outage}, as of its topology version {@code topVer}. */
+        void verdict(UUID from, long outage, Verdict v, long topVer, UUID reaching);
+
+        /** {@code from} said it is stopping. */
+        void leaving(UUID from);
     }
 
-    /** How many of the peers that promised are asked again on each tick all the same. */
-    static final int RECHECKED = 2;
-
-    /** Numbers this node's answers: a peer keeps only the latest it got. */
-    private final AtomicLong answerSeq = new AtomicLong();
-    /** Askers that take pushed answers, with the outage they asked about: told when this node's reach changes. */
-    private final Map<UUID, Long> askers = new ConcurrentHashMap<>();
-    /** The peers whose answer to this node's outage came with the promise, by the outage: not asked again. */
-    private final Map<UUID, Long> promised = new ConcurrentHashMap<>();
-    /** The sequence number of each peer's latest answer: an older one arriving late is dropped. */
-    private final Map<UUID, Long> latestSeq = new ConcurrentHashMap<>();
-
     private final BooleanSupplier reachesZk;
-    private final Answers answers;
-    private final Consumer<UUID> leavers;
+    private final Listener listener;
     private final IgniteLogger log;
     private final IgniteBiPredicate<UUID, Object> receiver = this::received;
     private volatile IgniteSpiContext ctx;
-    /** Sends off the asker's thread: a send to a node that does not answer blocks for Ignite's connect timeout. */
+    /** Numbers this node's reports; taken before the reach is read, so a later number never carries older news. */
+    private final AtomicLong reportSeq = new AtomicLong();
     private final ExecutorService sends = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "zkion-outage-ask");
 
@@ -64,17 +54,12 @@ final class PeerProbe implements AutoCloseable {
 
         return t;
     });
-    /** Peers a question is still being sent to: not asked again until it is out. */
+    /** Peers a message is still being sent to: a report is not queued behind another to the same node. */
     private final Set<UUID> sending = ConcurrentHashMap.newKeySet();
 
-    /**
-     * @param reachesZk Whether this node is connected to ZooKeeper now: what it answers.
-     * @param leavers Gets each peer that said it is stopping.
-     */
-    PeerProbe(BooleanSupplier reachesZk, Answers answers, Consumer<UUID> leavers, IgniteLogger log) {
+    PeerProbe(BooleanSupplier reachesZk, Listener listener, IgniteLogger log) {
         this.reachesZk = reachesZk;
-        this.answers = answers;
-        this.leavers = leavers;
+        this.listener = listener;
         this.log = log;
     }
 
@@ -85,143 +70,85 @@ final class PeerProbe implements AutoCloseable {
         ctx.addLocalMessageListener(TOPIC, receiver);
     }
 
-    /**
-     * Asks each of {@code peers} that has not promised to tell this node of its reach in this outage, each send on
-     * its own thread, so that a peer that does not answer holds up neither the others nor the caller; such a peer
-     * is simply not heard from.
-     */
-    void ask(long outage, Collection<ClusterNode> peers) {
-        List<ClusterNode> unsure = new ArrayList<>(peers.size());
-        List<ClusterNode> sure = new ArrayList<>(peers.size());
+    /** Reports this node's reach now, in its outage {@code outage}, to {@code tallier}. */
+    void report(ClusterNode tallier, long outage) {
+        long seq = reportSeq.incrementAndGet();
 
-        for (ClusterNode n : peers)
-            (Long.valueOf(outage).equals(promised.get(n.id())) ? sure : unsure).add(n);
-
-        // A pushed answer is lost if its connection fails: a few of the peers that promised are asked again each time,
-        // at random, so that a frozen node still hears once the peers are back.
-        Collections.shuffle(sure, ThreadLocalRandom.current());
-        unsure.addAll(sure.subList(0, Math.min(RECHECKED, sure.size())));
-
-        sendEach(unsure, Reach.question(outage), true);
+        send(tallier, Wire.report(outage, reachesZk.getAsBoolean(), seq), true);
     }
 
-    /**
-     * This node's reach changed: tells every asker that took the promise. Once it reaches ZooKeeper again, its askers
-     * are forgotten: the news that matters to them is sent, and a later outage of theirs asks anew.
-     */
-    void reachChanged() {
+    /** Sends {@code to} the verdict on its outage {@code outage}. */
+    void sendVerdict(UUID to, long outage, Verdict v, long topVer, UUID reaching) {
         IgniteSpiContext c = ctx;
+        ClusterNode n = c == null ? null : c.node(to);
 
-        if (c == null || askers.isEmpty())
-            return;
-
-        long seq = answerSeq.incrementAndGet(); // Before the read: a later number never carries older news.
-        boolean reaches = reachesZk.getAsBoolean();
-
-        for (Map.Entry<UUID, Long> e : askers.entrySet()) {
-            ClusterNode n = c.node(e.getKey());
-
-            if (n == null)
-                askers.remove(e.getKey()); // Gone from the topology.
-            else
-                sendEach(Collections.singletonList(n), Reach.answer(e.getValue(), reaches, seq), false);
-        }
-
-        if (reaches)
-            askers.clear();
+        if (n != null)
+            send(n, Wire.verdict(outage, v, topVer, reaching), false);
     }
 
     /**
      * Tells each of {@code peers} that this node is stopping, while Ignite's communication still carries messages
-     * (it stops taking them in before discovery stops): from then on this node answers no question, and a peer that
-     * waited for its answer through an outage would segment itself for nothing.
+     * (it stops taking them in before discovery stops): from then on this node reports nothing, and a tallier that
+     * waited for its report through an outage would segment every server for nothing.
      */
     void announceLeaving(Collection<ClusterNode> peers) {
-        sendEach(peers, Reach.leaving(), false);
+        for (ClusterNode n : peers)
+            send(n, Wire.leaving(), false);
     }
 
-    /** @param once One such message in flight per peer (questions): a peer still being sent one is skipped. */
-    private void sendEach(Collection<ClusterNode> peers, long[] msg, boolean once) {
+    /** @param once One such message in flight per peer: a peer still being sent one is skipped. */
+    private void send(ClusterNode n, long[] msg, boolean once) {
         IgniteSpiContext c = ctx;
 
-        if (c == null)
+        if (c == null || once && !sending.add(n.id()))
             return;
 
-        for (ClusterNode n : peers) {
-            if (once && !sending.add(n.id()))
-                continue;
-
-            try {
-                sends.execute(() -> {
-                    try {
-                        c.send(n, msg, TOPIC);
-                    }
-                    catch (Exception e) {
-                        if (log.isDebugEnabled())
-                            log.debug("ZooKeeper reach message not sent to " + n.id() + ": " + e);
-                    }
-                    finally {
-                        if (once)
-                            sending.remove(n.id());
-                    }
-                });
-            }
-            catch (RuntimeException closed) {
-                if (once)
-                    sending.remove(n.id());
-            }
+        try {
+            sends.execute(() -> {
+                try {
+                    c.send(n, msg, TOPIC);
+                }
+                catch (Exception e) {
+                    if (log.isDebugEnabled())
+                        log.debug("ZooKeeper reach message not sent to " + n.id() + ": " + e);
+                }
+                finally {
+                    if (once)
+                        sending.remove(n.id());
+                }
+            });
+        }
+        catch (RuntimeException closed) {
+            if (once)
+                sending.remove(n.id());
         }
     }
 
     private boolean received(UUID from, Object msg) {
-        Reach r = Reach.of(msg);
+        long[] m = msg instanceof long[] ? (long[])msg : null;
 
-        if (r == null)
+        if (m == null || m.length < 3)
             return true;
 
-        if (r.kind == Reach.LEAVING) {
-            leavers.accept(from);
-            return true;
-        }
+        if (m[0] == Wire.REPORT && m.length == 3)
+            listener.reported(from, m[1], (m[2] & 1) == 1, m[2] >>> 1);
+        else if (m[0] == Wire.VERDICT && m.length == 6)
+            listener.verdict(from, m[1], Wire.verdictOf(m[2]), m[3], m[2] == 2 ? new UUID(m[4], m[5]) : null);
+        else if (m[0] == Wire.LEAVING)
+            listener.leaving(from);
+        else if (m[0] == Wire.QUESTION && m.length == 3)
+            answerQuestion(from, m[1]);
 
-        if (r.kind == Reach.ANSWER) {
-            if (r.seq > 0 && latestSeq.merge(from, r.seq, Math::max) != r.seq)
-                return true; // Overtaken by a later answer of the same peer.
+        return true; // Keep listening.
+    }
 
-            if (r.promise)
-                promised.put(from, r.outage);
-
-            answers.answered(from, r.outage, r.reaches);
-            return true;
-        }
-
+    /** A server of an earlier 0.2.0 build asks every other whether it reaches ZooKeeper: it gets the answer it reads. */
+    private void answerQuestion(UUID from, long outage) {
         IgniteSpiContext c = ctx;
         ClusterNode asker = c == null ? null : c.node(from);
 
-        if (asker != null) {
-            long[] answer;
-
-            // The asker's own outage number; registered before the reach is read, so a change after is pushed.
-            if (r.promise) {
-                askers.put(from, r.outage);
-
-                long seq = answerSeq.incrementAndGet(); // Before the read: a later number never carries older news.
-
-                answer = Reach.answer(r.outage, reachesZk.getAsBoolean(), seq);
-            }
-            else
-                answer = Reach.legacyAnswer(r.outage, reachesZk.getAsBoolean());
-
-            try {
-                c.send(asker, answer, TOPIC);
-            }
-            catch (Exception e) {
-                if (log.isDebugEnabled())
-                    log.debug("ZooKeeper reach answer not sent to " + from + ": " + e);
-            }
-        }
-
-        return true; // Keep listening.
+        if (asker != null)
+            send(asker, new long[] {Wire.ANSWER, outage, reachesZk.getAsBoolean() ? 1 : 0}, false);
     }
 
     /** Stops listening, and sending for good. */
@@ -247,66 +174,42 @@ final class PeerProbe implements AutoCloseable {
     }
 
     /**
-     * A question ("do you reach ZooKeeper?") or its answer, for one outage of the asker, or a stopping node's notice.
-     * On the wire a {@code long[]} of {kind, the asker's outage, flags}:
-     * Ignite's binary marshaller sends it as it is, where a class of ours would first need its type registered
-     * through discovery, which is what is out.
-     * <p>
-     * Flags of a question: 1 if the asker takes pushed answers. Of an answer to such an asker: the answerer's sequence
-     * number, shifted left by 2, then 2 (the promise) and 1 if it reaches ZooKeeper. To any other asker (a release
-     * before the promise): 1 if it reaches ZooKeeper, else 0, as that release reads it.
+     * The messages, each a {@code long[]}: Ignite's binary marshaller sends one as it is, where a class of ours would
+     * first need its type registered through discovery, which is what is out.
+     * <ul>
+     * <li>REPORT {kind, the reporter's outage, its sequence number << 1 | 1 if it reaches ZooKeeper};</li>
+     * <li>VERDICT {kind, that outage, 0 undecided, 1 all lost, 2 one reaches, the tallier's topology version, and
+     * the id of the server that reaches, as two longs};</li>
+     * <li>LEAVING {kind, 0, 0};</li>
+     * <li>QUESTION and ANSWER {kind, outage, 1 if it reaches}: an earlier 0.2.0 build's, answered, never asked.</li>
+     * </ul>
      */
-    static final class Reach {
-        private static final long QUESTION = 0x5a4b5251L;
-        private static final long ANSWER = 0x5a4b5241L;
-        private static final long LEAVING = 0x5a4b524cL;
+    static final class Wire {
+        static final long QUESTION = 0x5a4b5251L;
+        static final long ANSWER = 0x5a4b5241L;
+        static final long LEAVING = 0x5a4b524cL;
+        static final long REPORT = 0x5a4b5250L;
+        static final long VERDICT = 0x5a4b5256L;
 
-        final long kind;
-        final long outage;
-        final boolean reaches;
-        /** A question: the asker takes pushed answers. An answer: the answerer will push. */
-        final boolean promise;
-        /** An answer's sequence number; 0 if it has none. */
-        final long seq;
-
-        private Reach(long kind, long outage, boolean reaches, boolean promise, long seq) {
-            this.kind = kind;
-            this.outage = outage;
-            this.reaches = reaches;
-            this.promise = promise;
-            this.seq = seq;
+        private Wire() {
         }
 
-        static long[] question(long outage) {
-            return new long[] {QUESTION, outage, 1};
+        static long[] report(long outage, boolean reaches, long seq) {
+            return new long[] {REPORT, outage, seq << 1 | (reaches ? 1 : 0)};
         }
 
-        static long[] answer(long outage, boolean reaches, long seq) {
-            return new long[] {ANSWER, outage, seq << 2 | 2 | (reaches ? 1 : 0)};
-        }
+        static long[] verdict(long outage, Verdict v, long topVer, UUID reaching) {
+            UUID r = v == Verdict.ONE_REACHES && reaching != null ? reaching : new UUID(0, 0);
 
-        static long[] legacyAnswer(long outage, boolean reaches) {
-            return new long[] {ANSWER, outage, reaches ? 1 : 0};
+            return new long[] {VERDICT, outage, v.ordinal(), topVer, r.getMostSignificantBits(), r.getLeastSignificantBits()};
         }
 
         static long[] leaving() {
             return new long[] {LEAVING, 0, 0};
         }
 
-        /** @return The question or answer {@code msg} holds, or null if it is none. */
-        static Reach of(Object msg) {
-            if (!(msg instanceof long[]) || ((long[])msg).length != 3)
-                return null;
-
-            long[] m = (long[])msg;
-
-            if (m[0] == ANSWER && (m[2] & 2) != 0)
-                return new Reach(ANSWER, m[1], (m[2] & 1) == 1, true, m[2] >>> 2);
-
-            if (m[0] == QUESTION)
-                return new Reach(QUESTION, m[1], false, m[2] == 1, 0);
-
-            return m[0] == ANSWER || m[0] == LEAVING ? new Reach(m[0], m[1], m[2] == 1, false, 0) : null;
+        static Verdict verdictOf(long code) {
+            return code >= 0 && code < Verdict.values().length ? Verdict.values()[(int)code] : Verdict.UNDECIDED;
         }
     }
 }

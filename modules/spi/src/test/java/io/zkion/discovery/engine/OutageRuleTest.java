@@ -127,4 +127,40 @@ public class OutageRuleTest {
         assertEquals(0, rule.suspended(false, 100, T));
         assertEquals(0, rule.startedAt());
     }
+
+    @Test public void theTalliersVerdictThatAllLostFreezes() {
+        long n = rule.suspended(false, 0, T);
+
+        rule.verdict(n, true, null);
+        assertEquals(Verdict.FROZE, rule.decide(PEERS, 100, T));
+    }
+
+    @Test public void theTalliersVerdictThatOneReachesCutsOffAtTheDeadline() {
+        long n = rule.suspended(false, 0, T);
+
+        rule.verdict(n, false, A);
+        assertEquals(Verdict.NONE, rule.decide(PEERS, OutageRule.firstDeadline(T) - 1, T));
+        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, OutageRule.firstDeadline(T), T));
+    }
+
+    @Test public void aVerdictOfAnEarlierOutageDoesNotCount() {
+        long first = rule.suspended(false, 0, T);
+
+        rule.ended();
+
+        rule.suspended(false, 1_000, T);
+        rule.verdict(first, true, null);
+        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, 1_000 + OutageRule.firstDeadline(T), T));
+    }
+
+    @Test public void aFrozenServerToldThatOneIsBackIsCutOffHalfATimeoutLater() {
+        long n = rule.suspended(false, 0, T);
+
+        rule.verdict(n, true, null);
+        assertEquals(Verdict.FROZE, rule.decide(PEERS, 100, T));
+        rule.verdict(n, false, B);
+        assertEquals(Verdict.PEER_BACK, rule.decide(PEERS, 5_000, T));
+        assertEquals(Verdict.NONE, rule.decide(PEERS, 5_000 + T / 2 - 1, T));
+        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, 5_000 + T / 2, T));
+    }
 }

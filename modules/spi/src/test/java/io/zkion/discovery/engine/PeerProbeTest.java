@@ -1,8 +1,8 @@
 package io.zkion.discovery.engine;
 
+import io.zkion.discovery.engine.ReachTally.Verdict;
 import java.lang.reflect.Proxy;
 import java.util.Collections;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.BlockingQueue;
@@ -19,154 +19,98 @@ import org.junit.Test;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
-import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 /**
- * The probe's messages between two nodes, A and B, over a stand-in for Ignite's communication that holds each message
- * until the test delivers it, in any order: a peer is asked once per outage, pushes its reach when it changes, and a
- * late answer never overrides a newer one. Without the promise (a release before it), a peer is asked every tick.
+ * The outage rule's messages between a server A and the tallier B, over a stand-in for Ignite's communication: a
+ * report and its verdict, in order by the report's number; a stopping node's notice; the question of an earlier build,
+ * answered as that build reads it.
  */
 public class PeerProbeTest {
     private static final UUID A = new UUID(0, 1);
     private static final UUID B = new UUID(0, 2);
 
-    /** Messages sent and not yet delivered, by receiver. */
-    private final Map<UUID, BlockingQueue<Sent>> inFlight = new ConcurrentHashMap<>();
     private final Map<UUID, IgniteBiPredicate<UUID, Object>> listeners = new ConcurrentHashMap<>();
-    private final AtomicBoolean bReaches = new AtomicBoolean();
-    /** What A heard, as "peer outage reaches", in order. */
-    private final BlockingQueue<String> heardByA = new LinkedBlockingQueue<>();
+    private final Map<UUID, BlockingQueue<Object>> delivered = new ConcurrentHashMap<>();
+    private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+    private final AtomicBoolean aReaches = new AtomicBoolean();
 
-    private final PeerProbe a = probe(A, () -> false, (peer, outage, reaches) -> heardByA.add(peer.getLeastSignificantBits()
-        + " " + outage + " " + reaches));
-    private final PeerProbe b = probe(B, bReaches::get, (peer, outage, reaches) -> { });
+    private final PeerProbe a = probe(A, aReaches::get);
+    private final PeerProbe b = probe(B, () -> true);
 
     @After public void close() {
         a.shutdown();
         b.shutdown();
     }
 
-    @Test public void aPeerThatPromisedIsNotAskedAgainInTheSameOutage() throws Exception {
-        List<ClusterNode> peers = new java.util.ArrayList<>();
+    @Test public void aReportAndItsVerdict() throws Exception {
+        a.report(node(B), 3);
 
-        for (int i = 2; i < 12; i++)
-            peers.add(node(new UUID(0, i)));
+        String r1 = heard.poll(5, TimeUnit.SECONDS);
 
-        a.ask(1, peers);
+        assertTrue(r1, r1.startsWith("B reported: " + A + " outage=3 reaches=false seq="));
 
-        for (ClusterNode n : peers) {
-            assertNotNull("asked " + n.id(), next(n.id(), 5_000));
-            listeners.get(A).apply(n.id(), PeerProbe.Reach.answer(1, false, 1)); // Answered, with the promise.
-        }
+        aReaches.set(true);
+        Thread.sleep(50); // One report in flight per peer: the first is out.
+        a.report(node(B), 3);
 
-        a.ask(1, peers);
-        assertEquals("of 10 peers that promised, only a few are asked again", PeerProbe.RECHECKED, sentTo(peers, 300));
+        String r2 = heard.poll(5, TimeUnit.SECONDS);
 
-        a.ask(2, peers);
-        assertEquals("a new outage asks every one anew", 10, sentTo(peers, 1_000));
+        assertTrue(r2, r2.startsWith("B reported: " + A + " outage=3 reaches=true seq="));
+        assertTrue("numbered in order", seq(r2) > seq(r1));
+
+        b.sendVerdict(A, 3, Verdict.ALL_LOST, 12, null);
+        assertEquals("A heard: outage=3 ALL_LOST topVer=12 reaching=null", heard.poll(5, TimeUnit.SECONDS));
+
+        UUID c = new UUID(5, 6);
+
+        b.sendVerdict(A, 4, Verdict.ONE_REACHES, 13, c);
+        assertEquals("A heard: outage=4 ONE_REACHES topVer=13 reaching=" + c, heard.poll(5, TimeUnit.SECONDS));
     }
 
-    @Test public void aPeerPushesItsReachWhenItChanges() throws Exception {
-        a.ask(1, peers(B));
-        deliver(B);
-        deliver(A);
-        assertEquals("2 1 false", heardByA.poll(5, TimeUnit.SECONDS));
-
-        bReaches.set(true);
-        b.reachChanged();
-        deliver(A);
-        assertEquals("pushed without a question", "2 1 true", heardByA.poll(5, TimeUnit.SECONDS));
-
-        // Back with ZooKeeper, B forgot its askers: A's next outage asks anew.
-        bReaches.set(false);
-        b.reachChanged();
-        assertNull(next(A, 300));
+    @Test public void aStoppingNodeIsHeard() throws Exception {
+        a.announceLeaving(Collections.singletonList(node(B)));
+        assertEquals("B leaving: " + A, heard.poll(5, TimeUnit.SECONDS));
     }
 
-    @Test public void aLateAnswerDoesNotOverrideANewerOne() throws Exception {
-        a.ask(1, peers(B));
-        deliver(B);
+    @Test public void anEarlierBuildsQuestionIsAnsweredAsItReadsIt() throws Exception {
+        listeners.get(B).apply(A, new long[] {PeerProbe.Wire.QUESTION, 7, 0});
 
-        Sent reply = next(A, 5_000); // B's reply: does not reach ZooKeeper. Held back.
+        Object ans = delivered.computeIfAbsent(A, k -> new LinkedBlockingQueue<>()).poll(5, TimeUnit.SECONDS);
 
-        bReaches.set(true);
-        b.reachChanged();
-
-        Sent push = next(A, 5_000); // Then B reaches it, and says so.
-
-        push.deliver();
-        reply.deliver();
-
-        assertEquals("2 1 true", heardByA.poll(5, TimeUnit.SECONDS));
-        assertNull("the older answer, arriving last, is dropped", heardByA.poll(300, TimeUnit.MILLISECONDS));
-    }
-
-    @Test public void aPeerWithoutThePromiseIsAskedOnEveryTick() throws Exception {
-        a.ask(1, peers(B));
-        next(B, 5_000); // The question, answered by a release before the promise:
-        listeners.get(A).apply(B, PeerProbe.Reach.legacyAnswer(1, false));
-        assertEquals("2 1 false", heardByA.poll(5, TimeUnit.SECONDS));
-
-        a.ask(1, peers(B));
-        assertNotNull("asked again", next(B, 5_000));
-    }
-
-    @Test public void anAskerWithoutThePromiseGetsTheAnswerItReads() throws Exception {
-        Sent[] got = new Sent[1];
-
-        bReaches.set(true);
-        listeners.get(B).apply(A, new long[] {0x5a4b5251L, 7, 0}); // A question of a release before the promise.
-        got[0] = next(A, 5_000);
-
-        assertArrayEquals(new long[] {0x5a4b5241L, 7, 1}, (long[])got[0].msg);
-
-        bReaches.set(false);
-        b.reachChanged();
-        assertNull("nothing pushed to it", next(A, 300));
+        assertNotNull(ans);
+        assertArrayEquals(new long[] {PeerProbe.Wire.ANSWER, 7, 1}, (long[])ans);
     }
 
     @Test public void theWireFormsReadBack() {
-        PeerProbe.Reach q = PeerProbe.Reach.of(PeerProbe.Reach.question(5));
-        PeerProbe.Reach ans = PeerProbe.Reach.of(PeerProbe.Reach.answer(5, true, 1L << 40));
-        PeerProbe.Reach old = PeerProbe.Reach.of(PeerProbe.Reach.legacyAnswer(5, true));
+        long[] r = PeerProbe.Wire.report(5, true, 1L << 40);
 
-        assertTrue(q.promise);
-        assertTrue(ans.promise && ans.reaches && ans.seq == 1L << 40 && ans.outage == 5);
-        assertTrue(!old.promise && old.reaches && old.seq == 0);
-        assertFalse(PeerProbe.Reach.of(PeerProbe.Reach.answer(5, false, 3)).reaches);
-        assertNull(PeerProbe.Reach.of(new long[] {1, 2}));
+        assertEquals(1L << 40, r[2] >>> 1);
+        assertEquals(1, r[2] & 1);
+        assertEquals(Verdict.ONE_REACHES, PeerProbe.Wire.verdictOf(PeerProbe.Wire.verdict(1, Verdict.ONE_REACHES, 2, A)[2]));
+        assertEquals("an unknown code is no verdict", Verdict.UNDECIDED, PeerProbe.Wire.verdictOf(9));
     }
 
-    /** @return How many of {@code peers} got a message, waiting up to {@code ms} for each. */
-    private int sentTo(List<ClusterNode> peers, long ms) throws InterruptedException {
-        int n = 0;
-
-        for (ClusterNode p : peers)
-            n += next(p.id(), ms) != null ? 1 : 0;
-
-        return n;
+    private static long seq(String line) {
+        return Long.parseLong(line.substring(line.indexOf("seq=") + 4));
     }
 
-    private void deliver(UUID to) throws InterruptedException {
-        Sent s = next(to, 5_000);
+    private PeerProbe probe(UUID self, java.util.function.BooleanSupplier reaches) {
+        String name = self.equals(A) ? "A" : "B";
+        PeerProbe p = new PeerProbe(reaches, new PeerProbe.Listener() {
+            @Override public void reported(UUID from, long outage, boolean r, long seq) {
+                heard.add(name + " reported: " + from + " outage=" + outage + " reaches=" + r + " seq=" + seq);
+            }
 
-        assertNotNull("nothing sent to " + to, s);
-        s.deliver();
-    }
+            @Override public void verdict(UUID from, long outage, Verdict v, long topVer, UUID reaching) {
+                heard.add(name + " heard: outage=" + outage + " " + v + " topVer=" + topVer + " reaching=" + reaching);
+            }
 
-    private Sent next(UUID to, long ms) throws InterruptedException {
-        return inFlight.computeIfAbsent(to, k -> new LinkedBlockingQueue<>()).poll(ms, TimeUnit.MILLISECONDS);
-    }
-
-    private List<ClusterNode> peers(UUID id) {
-        return Collections.singletonList(node(id));
-    }
-
-    private PeerProbe probe(UUID self, java.util.function.BooleanSupplier reaches, PeerProbe.Answers answers) {
-        PeerProbe p = new PeerProbe(reaches, answers, id -> { }, new NullLogger());
+            @Override public void leaving(UUID from) {
+                heard.add(name + " leaving: " + from);
+            }
+        }, new NullLogger());
 
         p.listen((IgniteSpiContext)Proxy.newProxyInstance(getClass().getClassLoader(),
             new Class<?>[] {IgniteSpiContext.class}, (proxy, m, args) -> {
@@ -175,11 +119,18 @@ public class PeerProbeTest {
                         listeners.put(self, (IgniteBiPredicate<UUID, Object>)args[1]);
                         return null;
 
-                    case "send":
+                    case "send": {
                         UUID to = ((ClusterNode)args[0]).id();
 
-                        inFlight.computeIfAbsent(to, k -> new LinkedBlockingQueue<>()).add(new Sent(self, to, args[1]));
+                        delivered.computeIfAbsent(to, k -> new LinkedBlockingQueue<>()).add(args[1]);
+
+                        IgniteBiPredicate<UUID, Object> l = listeners.get(to);
+
+                        if (l != null)
+                            l.apply(self, args[1]);
+
                         return null;
+                    }
 
                     case "node":
                         return node((UUID)args[0]);
@@ -195,22 +146,5 @@ public class PeerProbeTest {
     private static ClusterNode node(UUID id) {
         return (ClusterNode)Proxy.newProxyInstance(PeerProbeTest.class.getClassLoader(), new Class<?>[] {ClusterNode.class},
             (proxy, m, args) -> m.getName().equals("id") ? id : m.getName().equals("hashCode") ? id.hashCode() : null);
-    }
-
-    /** A message on its way. */
-    private final class Sent {
-        final UUID from;
-        final UUID to;
-        final Object msg;
-
-        Sent(UUID from, UUID to, Object msg) {
-            this.from = from;
-            this.to = to;
-            this.msg = msg;
-        }
-
-        void deliver() {
-            listeners.get(to).apply(from, msg);
-        }
     }
 }
