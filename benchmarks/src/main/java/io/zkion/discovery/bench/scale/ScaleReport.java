@@ -19,7 +19,8 @@ final class ScaleReport {
     private static final String[][][] TABLES = {
         {{"Joins and custom messages (ms; each floor is bare Curator clients in the same run)"},
             {"members", "members"}, {"clients", "clients"},
-            {"joinStormMs", "join storm"}, {"joinStormFloorMs", "floor"}, {"oneJoinMs", "one more join"},
+            {"joinStormMs", "join storm"}, {"joinStormFloorMs", "floor"},
+            {"stormCpuMsPerMember", "storm CPU ms per member"}, {"oneJoinMs", "one more join"},
             {"customP50Ms", "custom p50"}, {"customP99Ms", "custom p99"}, {"customFloorP50Ms", "floor p50"},
             {"customFloorP99Ms", "floor p99"}, {"ackedCustomP99Ms", "acked p99"},
             {"coordinatorCpuMsPerEvent", "coordinator CPU ms/event"}},

@@ -65,9 +65,10 @@ final class ShapeRun {
     }
 
     private void joinStorm() throws Exception {
+        List<MemberProcess> rest = c.jvms.subList(1, c.jvms.size());
+        long cpu0 = cpuOf(rest);
         ZkCounters c0 = ZkCounters.read(zk);
         long t0 = JvmTally.nowMicros();
-        List<MemberProcess> rest = c.jvms.subList(1, c.jvms.size());
 
         for (MemberProcess m : rest)
             m.send("start " + m.servers + " " + m.clients);
@@ -87,10 +88,22 @@ final class ShapeRun {
         long[] v = c.topVerRange();
 
         res.put("joinStormMs", ms(last - t0));
+        // What carries over to a cluster of separate machines: each member's own CPU for the whole storm.
+        res.put("stormCpuMsPerMember", Math.round((cpuOf(rest) - cpu0) / 1e4 / (c.members - 1)) / 100.0);
         res.put("stormZkCounters", d);
         res.put("stormZkRequests", d.getOrDefault("zk_packets_received", 0d).longValue());
         res.put("stormZkMBytesOut", round(ZkCounters.bytesOut(d) / 1e6));
         res.put("joinStormTopVer", v[0] == v[1] ? (Object)v[0] : v[0] + ".." + v[1]);
+    }
+
+    /** @return The CPU time of {@code jvms}, summed, in ns. */
+    private static long cpuOf(List<MemberProcess> jvms) throws Exception {
+        long sum = 0;
+
+        for (MemberProcess m : jvms)
+            sum += Long.parseLong(m.call("cpu", "cpu", 10_000)[1]);
+
+        return sum;
     }
 
     private void oneMoreJoin() throws Exception {
@@ -113,14 +126,19 @@ final class ShapeRun {
 
     /** Waits for the acks and trims of the joins, so that the custom messages' counters hold theirs alone. */
     private void settle() throws Exception {
-        long end = System.currentTimeMillis() + 30_000;
-
         Thread.sleep(1_000);
-
-        while (admin.checkExists().forPath(root + "/log").getNumChildren() > 2 && System.currentTimeMillis() < end)
-            Thread.sleep(200);
-
+        awaitTrimmed();
         res.put("logAfterSettle", admin.checkExists().forPath(root + "/log").getNumChildren());
+    }
+
+    /** @return How long, up to 30 s, until the log holds at most 2 entries: every member acked, the rest trimmed. */
+    private long awaitTrimmed() throws Exception {
+        long start = System.currentTimeMillis();
+
+        while (admin.checkExists().forPath(root + "/log").getNumChildren() > 2 && System.currentTimeMillis() < start + 30_000)
+            Thread.sleep(100);
+
+        return System.currentTimeMillis() - start;
     }
 
     private void customs() throws Exception {
@@ -135,8 +153,12 @@ final class ShapeRun {
                 entryBytes();
         }
 
+        // Until every member acked them and the coordinator trimmed them: their acks and trims count too.
+        long trimmedMs = awaitTrimmed();
         Map<String, Double> d = ZkCounters.read(zk).minus(c0);
         long watches = ZkCounters.read(zk).values.getOrDefault("watches", 0d).longValue();
+
+        res.put("customTrimmedMs", trimmedMs);
 
         res.put("customZkCounters", d);
         res.put("zkWritesPerCustom", round(d.getOrDefault("leader_zxid", 0d) / plain));

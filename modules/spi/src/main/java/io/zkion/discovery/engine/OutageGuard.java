@@ -203,12 +203,18 @@ final class OutageGuard implements AutoCloseable {
 
         tally.reported(from, reaches, seq, now);
 
-        ReachTally.Verdict v = tallyVerdict(now);
+        ReachTally.Verdict v;
+        UUID reaching;
 
-        probe.sendVerdict(from, outage, v, membership.topology().topVer(), tally.reaching());
+        synchronized (tally) { // Reports come on several threads: the verdict and the server it names, together.
+            v = tallyVerdict(now);
+            reaching = tally.reaching();
+        }
+
+        probe.sendVerdict(from, outage, v, membership.topology().topVer(), reaching);
 
         if (rule.active())
-            takeVerdict(rule.number(), v, tally.reaching());
+            takeVerdict(rule.number(), v, reaching);
     }
 
     /** The tallier's verdict on this node's outage. One that knew fewer nodes than this one proves nothing. */
@@ -250,8 +256,11 @@ final class OutageGuard implements AutoCloseable {
         if (tallier == null)
             return; // No other server: the rule freezes it.
 
-        if (tallier.id().equals(local.id()))
-            takeVerdict(n, tallyVerdict(System.currentTimeMillis()), tally.reaching());
+        if (tallier.id().equals(local.id())) {
+            synchronized (tally) {
+                takeVerdict(n, tallyVerdict(System.currentTimeMillis()), tally.reaching());
+            }
+        }
         else
             probe.report(tallier, n);
     }

@@ -42,6 +42,8 @@ final class OutageRule {
     private long servingSeenAt = Long.MIN_VALUE;
     /** The tallier's latest verdict in this outage: every other server lost ZooKeeper too. */
     private boolean allLostVerdict;
+    /** The server the tallier's latest verdict in this outage names as reaching ZooKeeper; null if none. */
+    private UUID verdictReaching;
     /** Each server peer's latest answer in this outage: whether it reaches ZooKeeper. */
     private final Map<UUID, Boolean> answers = new HashMap<>();
 
@@ -84,6 +86,7 @@ final class OutageRule {
         deadline = now + firstDeadline(t);
         extended = false;
         allLostVerdict = false;
+        verdictReaching = null;
         answers.clear();
 
         return ++number;
@@ -114,10 +117,10 @@ final class OutageRule {
         if (outage != number || !active())
             return;
 
+        // Each verdict replaces the last: a server named as reaching on news from before this outage is named no more
+        // once it reports that it lost ZooKeeper too (sticky, it cut off every server at 100 members in the scale run).
         allLostVerdict = allLost && reaching == null;
-
-        if (reaching != null)
-            answers.put(reaching, true);
+        verdictReaching = reaching;
     }
 
     /** A ZooKeeper server answered this node, at {@code now}, that it serves. */
@@ -167,7 +170,7 @@ final class OutageRule {
                 return e.getKey();
         }
 
-        return null;
+        return verdictReaching;
     }
 
     /** @return How many of {@code peers} said last that they do not reach ZooKeeper. */

@@ -163,4 +163,13 @@ public class OutageRuleTest {
         assertEquals(Verdict.NONE, rule.decide(PEERS, 5_000 + T / 2 - 1, T));
         assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, 5_000 + T / 2, T));
     }
+
+    @Test public void aLaterVerdictReplacesOneThatNamedAServerReaching() {
+        long n = rule.suspended(false, 0, T);
+
+        rule.verdict(n, false, A); // A's news from before this outage: it reached ZooKeeper.
+        assertEquals(Verdict.NONE, rule.decide(PEERS, 100, T));
+        rule.verdict(n, true, null); // A has reported since that it lost it too.
+        assertEquals(Verdict.FROZE, rule.decide(PEERS, 600, T));
+    }
 }
