@@ -62,7 +62,7 @@ public final class ScaleRun {
                     r.put("runSeconds", (System.nanoTime() - t0) / 1_000_000_000L);
                     results.add(r);
                     System.out.println("[" + shape + "] " + r);
-                    new ScaleReport(out, name).write(results);
+                    new ScaleReport(out, name).write(EarlierResults.merged(out.resolve(name + ".json"), results));
                 }
             }
         }

@@ -50,8 +50,9 @@ public final class ZkEnsemble implements AutoCloseable {
 
             Files.createDirectories(d);
             Files.write(d.resolve("myid"), String.valueOf(i + 1).getBytes(StandardCharsets.UTF_8));
-            // Ticks of 1 s let sessions of 2 to 20 s; no fsync: a killed process loses nothing the OS holds.
-            Files.write(d.resolve("zoo.cfg"), ("tickTime=1000\ninitLimit=10\nsyncLimit=5\nforceSync=no\n"
+            // Ticks of 1 s let sessions of 2 to 60 s (the scale run's 1,000 members on two cores need more than the
+            // default 20 s); no fsync: a killed process loses nothing the OS holds.
+            Files.write(d.resolve("zoo.cfg"), ("tickTime=1000\ninitLimit=10\nsyncLimit=5\nforceSync=no\nmaxSessionTimeout=60000\n"
                 + "dataDir=" + d.toAbsolutePath() + "\nclientPort=" + clientPorts[i] + "\nclientPortAddress=127.0.0.1\n"
                 + "admin.enableServer=false\n4lw.commands.whitelist=srvr,mntr,wchs\nmaxClientCnxns=0\n" + servers)
                 .getBytes(StandardCharsets.UTF_8));

@@ -112,26 +112,12 @@ public class ZooKeeperOutageTest {
 
             proxy.cut();
 
-            assertTrue("s4 did not stop within three session timeouts", cut.awaitExit(3 * T));
-            assertEquals("s4's exit: segmented", ChaosNode.EXIT_SEGMENTED, cut.exitCode());
+            long[] times = segmentedThenFailed(run, cut, cutId);
+            long segAt = times[0];
+            long failed = times[1];
 
-            NodeHistory.Line seg = line(NodeHistory.read(cut.logFile()).lines, "SEGMENTED", null);
-
-            assertNotNull("s4 logged no segmentation", seg);
-
-            long failed = Long.MAX_VALUE;
-
-            for (NodeProcess n : run.cluster().running()) {
-                if (n != cut) {
-                    NodeHistory.Line l = awaitEvent(n, "NODE_FAILED", cutId, 3 * T);
-
-                    assertNotNull(n.key() + " never saw s4 fail", l);
-                    failed = Math.min(failed, l.time);
-                }
-            }
-
-            assertTrue("s4 stopped serving at +" + (seg.time - from) + " ms, after the others failed it at +"
-                + (failed - from) + " ms", seg.time < failed);
+            assertTrue("s4 stopped serving at +" + (segAt - from) + " ms, after the others failed it at +"
+                + (failed - from) + " ms", segAt < failed);
             assertTrue("the others failed s4 at +" + (failed - from) + " ms, past the session timeout and 3 s",
                 failed - from <= T + 3_000);
 
@@ -139,7 +125,7 @@ public class ZooKeeperOutageTest {
             run.settle("s4 did not come back as a new node");
             run.verify();
             run.checkRunningHistories();
-            System.out.println("cut-off-alone: s4 segmented at +" + (seg.time - from) + " ms, failed by the others"
+            System.out.println("cut-off-alone: s4 segmented at +" + (segAt - from) + " ms, failed by the others"
                 + " at +" + (failed - from) + " ms after the cut; " + figures(run, from, failed));
         }
     }
@@ -172,35 +158,48 @@ public class ZooKeeperOutageTest {
 
             long back = awaitQuorum(run);
 
-            assertTrue("s4 did not stop within three session timeouts", cut.awaitExit(3 * T));
-            assertEquals("s4's exit: segmented", ChaosNode.EXIT_SEGMENTED, cut.exitCode());
+            long[] times = segmentedThenFailed(run, cut, cutId);
+            long segAt = times[0];
+            long failed = times[1];
 
-            NodeHistory.Line seg = line(NodeHistory.read(cut.logFile()).lines, "SEGMENTED", null);
-            long failed = Long.MAX_VALUE;
-
-            assertNotNull("s4 logged no segmentation", seg);
-
-            for (NodeProcess n : run.cluster().running()) {
-                if (n != cut) {
-                    NodeHistory.Line l = awaitEvent(n, "NODE_FAILED", cutId, 3 * T);
-
-                    assertNotNull(n.key() + " never saw s4 fail", l);
-                    failed = Math.min(failed, l.time);
-                }
-            }
-
-            assertTrue("s4 stopped serving at +" + (seg.time - back) + " ms after the quorum returned, after the"
-                + " others failed it at +" + (failed - back) + " ms", seg.time < failed);
-            assertTrue("s4 stopped at +" + (seg.time - back) + " ms, past half a session timeout and 2 s",
-                seg.time - back <= T / 2 + 2_000);
+            assertTrue("s4 stopped serving at +" + (segAt - back) + " ms after the quorum returned, after the"
+                + " others failed it at +" + (failed - back) + " ms", segAt < failed);
+            assertTrue("s4 stopped at +" + (segAt - back) + " ms, past half a session timeout and 2 s",
+                segAt - back <= T / 2 + 2_000);
 
             proxy.mend();
             run.settle("s4 did not come back as a new node");
             run.verify();
             run.checkRunningHistories();
-            System.out.println("left-cut-off: s4 segmented at +" + (seg.time - back) + " ms after the quorum"
+            System.out.println("left-cut-off: s4 segmented at +" + (segAt - back) + " ms after the quorum"
                 + " returned, failed by the others at +" + (failed - back) + " ms; " + figures(run, back, failed));
         }
+    }
+
+    /**
+     * Waits for {@code cut} (s4) to exit segmented and for every other node to see it fail.
+     *
+     * @return When it logged its segmentation, and when the first other node saw it fail.
+     */
+    private static long[] segmentedThenFailed(RollingRestart run, NodeProcess cut, String cutId) throws Exception {
+        assertTrue("s4 did not stop within three session timeouts", cut.awaitExit(3 * T));
+        assertEquals("s4's exit: segmented", ChaosNode.EXIT_SEGMENTED, cut.exitCode());
+
+        NodeHistory.Line seg = line(NodeHistory.read(cut.logFile()).lines, "SEGMENTED", null);
+        long failed = Long.MAX_VALUE;
+
+        assertNotNull("s4 logged no segmentation", seg);
+
+        for (NodeProcess n : run.cluster().running()) {
+            if (n != cut) {
+                NodeHistory.Line l = awaitEvent(n, "NODE_FAILED", cutId, 3 * T);
+
+                assertNotNull(n.key() + " never saw s4 fail", l);
+                failed = Math.min(failed, l.time);
+            }
+        }
+
+        return new long[] {seg.time, failed};
     }
 
     /**
