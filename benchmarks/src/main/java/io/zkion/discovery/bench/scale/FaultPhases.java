@@ -84,6 +84,11 @@ final class FaultPhases {
 
         // Plain messages only: one that needs Ignite's ack would wait for the paused member until it is failed.
         while (!expired.isDone()) {
+            if (JvmTally.nowMicros() - t0 > 3_000L * timeout) {
+                p.signal("CONT");
+                throw new IllegalStateException("The paused member's session did not expire within three session timeouts");
+            }
+
             c.deliver(++msgId, false);
             maxLog = Math.max(maxLog, admin.checkExists().forPath(c.root + "/log").getNumChildren());
         }

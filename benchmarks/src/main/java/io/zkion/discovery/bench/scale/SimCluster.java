@@ -166,15 +166,36 @@ final class SimCluster implements AutoCloseable {
      */
     CompletableFuture<Long> expiryOf(MemberProcess m, CuratorFramework admin) throws Exception {
         String id = m.call("ids", "ids", 60_000)[1];
+        String path = root + "/alive/" + id;
         CompletableFuture<Long> gone = new CompletableFuture<>();
 
-        if (admin.checkExists().usingWatcher((Watcher)e -> {
-            if (e.getType() == Watcher.Event.EventType.NodeDeleted)
-                gone.complete(JvmTally.nowMicros());
-        }).forPath(root + "/alive/" + id) == null)
+        if (!watchDeletion(admin, path, gone))
             gone.completeExceptionally(new IllegalStateException("Not alive: the outage rule cut it off before"));
 
         return gone;
+    }
+
+    /**
+     * Completes {@code gone} when {@code path} is deleted. A one-shot watch fires on a change of its data too (an ack
+     * that landed as the member was paused): it is set again then, or the deletion would never be heard (a CI run
+     * waited 20 minutes for it).
+     *
+     * @return Whether {@code path} existed when the watch was set.
+     */
+    private static boolean watchDeletion(CuratorFramework admin, String path, CompletableFuture<Long> gone) throws Exception {
+        return admin.checkExists().usingWatcher((Watcher)e -> {
+            if (e.getType() == Watcher.Event.EventType.NodeDeleted)
+                gone.complete(JvmTally.nowMicros());
+            else if (e.getType() != Watcher.Event.EventType.None) {
+                try {
+                    if (!watchDeletion(admin, path, gone))
+                        gone.complete(JvmTally.nowMicros());
+                }
+                catch (Exception ex) {
+                    gone.completeExceptionally(ex);
+                }
+            }
+        }).forPath(path) != null;
     }
 
     @Override public void close() throws InterruptedException {

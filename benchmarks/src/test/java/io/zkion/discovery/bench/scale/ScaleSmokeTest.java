@@ -18,7 +18,7 @@ import static org.junit.Assert.assertTrue;
  * ({@code zkion.scale.shapes}, {@code zkion.scale.messages}, {@code zkion.scale.out}, {@code zkion.scale.name}).
  */
 public class ScaleSmokeTest {
-    @Test
+    @Test(timeout = 600_000) // About a minute; never the CI's whole budget.
     public void scaleRun() throws Exception {
         Path out = Files.createDirectories(Path.of(System.getProperty("zkion.scale.out", "target/scale-smoke")));
         String name = System.getProperty("zkion.scale.name", "scale-smoke");
