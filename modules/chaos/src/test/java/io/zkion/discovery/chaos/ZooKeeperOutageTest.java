@@ -132,8 +132,8 @@ public class ZooKeeperOutageTest {
 
     /**
      * A quorum outage that every server rides out frozen, after which one server stays cut off (its proxy silent)
-     * while the others reconnect. The peers tell it they are back (pushed: it asked each of them once), and it stops
-     * within half a session timeout, before the others fail it.
+     * while the others reconnect. The tallier's verdict on its next report says one is back, and it stops within half
+     * a session timeout, before the others fail it.
      */
     @Test(timeout = 600_000) public void frozenNodeLeftCutOffStopsOnceThePeersAreBack() throws Exception {
         try (RollingRestart run = new RollingRestart("outage", "left-cut-off");

@@ -26,10 +26,11 @@ import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.spi.IgniteSpiContext;
 
 /**
- * Runs {@link OutageRule} for a joined node while it cannot reach ZooKeeper: feeds it Curator's news, the peers'
- * answers ({@link PeerProbe}) and the ensemble's own ({@link ServingCheck}), asks again on a tick while the outage
- * lasts, logs and counts what happens, segments the node the rule finds cut off, and holds the node's custom messages
- * until ZooKeeper is back.
+ * Runs {@link OutageRule} for a joined node while it cannot reach ZooKeeper: feeds it Curator's news, the tallier's
+ * verdicts ({@link PeerProbe}; this node tallies the others' reports with {@link ReachTally} while it is the oldest
+ * server) and the ensemble's own answer ({@link ServingCheck}), reports again on a tick while the outage lasts, logs
+ * and counts what happens, segments the node the rule finds cut off, and holds the node's custom messages until
+ * ZooKeeper is back.
  */
 final class OutageGuard implements AutoCloseable {
     private final EngineContext ctx;
@@ -87,12 +88,12 @@ final class OutageGuard implements AutoCloseable {
         this.cutOff = cutOff;
     }
 
-    /** Answers the peers' questions, and asks them, through Ignite's real context. */
+    /** Reports, tallies and hears verdicts through Ignite's real context. */
     void listen(IgniteSpiContext spiCtx) {
         probe.listen(spiCtx);
     }
 
-    /** This node stops: tells the other servers, which must not wait for its answers through an outage. */
+    /** This node stops: tells the other servers, which must not wait for its reports through an outage. */
     void stopping() {
         stopping = true;
 
@@ -124,7 +125,7 @@ final class OutageGuard implements AutoCloseable {
 
         log.warning("ZooKeeper lost [node=" + local.id() + ", outage=" + n + "]: " + (local.isClient()
             ? "this client holds its place until ZooKeeper is back"
-            : "asking the other servers whether they reach it; segmented in " + OutageRule.firstDeadline(t) + " ms unless all say no"));
+            : "reporting to the tallier; segmented in " + OutageRule.firstDeadline(t) + " ms unless it says every server lost it"));
 
         if (!local.isClient())
             run(() -> tick(n));
@@ -297,7 +298,7 @@ final class OutageGuard implements AutoCloseable {
         }
     }
 
-    /** One tick of outage {@code n}: decides, asks the peers and the ensemble again while it lasts, and comes back. */
+    /** One tick of outage {@code n}: decides, reports and asks the ensemble again while it lasts, and comes back. */
     private void tick(long n) {
         if (rule.number() != n || !decide())
             return;
@@ -391,12 +392,14 @@ final class OutageGuard implements AutoCloseable {
 
             case CUT_OFF: {
                 UUID reaching = rule.reachingPeer();
+                ClusterNode tallier = tallier();
 
+                // The servers report to the tallier, not to this node: its verdict is what this node knows of them.
                 ctx.metrics().onOutageEnded(lost);
                 cutOff.accept("this node lost ZooKeeper for " + lost + " ms while " + (reaching != null ? "server "
-                    + reaching + " reaches it" : peers.size() - rule.lostCount(peers) + " of " + peers.size()
-                    + " other server(s) did not say they lost it too") + ": it stops serving before the cluster can"
-                    + " fail it");
+                    + reaching + " reaches it" : "the tallier " + (tallier == null ? "" : tallier.id() + " ")
+                    + "did not say that the other " + peers.size() + " server(s) lost it too") + ": it stops serving"
+                    + " before the cluster can fail it");
 
                 return false;
             }
