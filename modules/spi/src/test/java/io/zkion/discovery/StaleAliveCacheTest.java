@@ -1,7 +1,11 @@
 package io.zkion.discovery;
 
+import java.util.ArrayList;
 import java.util.List;
 import io.zkion.discovery.coordinator.Coordinator;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.junit.Test;
@@ -35,6 +39,39 @@ public class StaleAliveCacheTest extends ZkIonTestSupport {
         assertTrue(seen.toString(), seen.contains("NODE_JOINED order=3 topVer=3"));
         assertTrue(seen.toString(), seen.contains("NODE_LEFT order=2 topVer=4"));
         assertTrue("A live node was failed: " + seen, seen.stream().noneMatch(s -> s.startsWith("NODE_FAILED")));
+    }
+
+    /**
+     * The coordinator's cache deaf to alive/ (a plain persistent watch over its connection displaced the cache's, as
+     * one re-added after a reconnection did in the chaos run): a server leaves, the coordinator learns it from its own
+     * listing, and when it stops last the cluster's znodes go with it; the stale cache still named the departed server.
+     */
+    @Test(timeout = 120_000) public void aDeafCacheDoesNotKeepTheClusterAfterTheLastNodeStops() throws Exception {
+        Ignite crd = start("crd");
+        Ignite s2 = start("s2");
+
+        spiOf(crd).engine().coordinatorForTest().deafenAliveCacheForTest();
+
+        Ignition.stop(s2.name(), true);
+        nodes.remove(s2);
+
+        await("s2 gone from crd", 30_000, () -> crd.cluster().nodes().size() == 1);
+
+        Ignition.stop(crd.name(), true);
+        nodes.remove(crd);
+
+        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            zkc.start();
+
+            List<String> left = new ArrayList<>();
+
+            for (String child : zkc.getChildren().forPath(root)) {
+                if (!zkc.getChildren().forPath(root + "/" + child).isEmpty() || child.equals("state"))
+                    left.add(child);
+            }
+
+            assertTrue("Left behind after the last node stopped: " + left, left.isEmpty());
+        }
     }
 
     private static void closeAliveCacheOf(Ignite n) {

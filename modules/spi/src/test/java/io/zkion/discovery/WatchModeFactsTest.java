@@ -18,7 +18,9 @@ import static org.junit.Assert.assertTrue;
  * A fact of ZooKeeper 3.8 that the coordinator's two watches on {@code alive/} depend on: the server keeps one watch
  * mode per connection and path, the last one added. A non-recursive persistent watch (the log watch's) added after
  * the recursive one (the coordinator's cache's) makes the cache deaf to its children's changes, until it is added
- * again; so the recursive one must always land last (docs/tests.md, the ChaosRunTest failure of seed 1795645524036).
+ * again. Both are re-added after each reconnection, in no set order: so the coordinator's own watch on alive/ is
+ * recursive too ({@code AliveWatch}, AliveWatchTest), and two recursive watches cannot displace each other (the
+ * ChaosRunTest failures of seeds 1795645524036 and 1795648796117, docs/tests.md).
  */
 public class WatchModeFactsTest {
     /** @return Whether the cache heard a child's data change, the plain persistent watch added last or first. */

@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import io.zkion.discovery.codec.CodecException;
 import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ControlCodec;
@@ -20,6 +22,7 @@ import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 import org.apache.ignite.IgniteLogger;
 import org.apache.zookeeper.data.Stat;
 
@@ -87,6 +90,22 @@ final class AliveView implements AutoCloseable {
             view.replaceAll((id, d) -> f.getOrDefault(id, d));
 
         return view;
+    }
+
+    /** A test's plain persistent watch on alive/, which displaces the cache's recursive one; closed with the view. */
+    private volatile PersistentWatcher deafener;
+
+    /** Adds the plain watch, and waits until ZooKeeper has it. */
+    void deafenForTest() throws Exception {
+        PersistentWatcher plain = new PersistentWatcher(store.client(), paths.alive, false);
+        CountDownLatch added = new CountDownLatch(1);
+
+        plain.getResetListenable().addListener(added::countDown);
+        plain.start();
+        deafener = plain;
+
+        if (!added.await(10, TimeUnit.SECONDS))
+            throw new IllegalStateException("ZooKeeper did not take the watch on " + paths.alive);
     }
 
     /** @return The alive nodes as the cache has them, oldest first. */
@@ -213,6 +232,9 @@ final class AliveView implements AutoCloseable {
 
     @Override public void close() {
         alive.close();
+
+        if (deafener != null)
+            deafener.close();
     }
 
     /** An alive node's data as decoded, with the version it was decoded from. */

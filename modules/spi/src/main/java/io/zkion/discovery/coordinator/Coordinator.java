@@ -1,6 +1,5 @@
 package io.zkion.discovery.coordinator;
 
-import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -120,15 +119,19 @@ public final class Coordinator implements AutoCloseable {
         departures.markDirty();
     }
 
-    /** @return Ids of alive nodes, as the coordinator's cache has them. */
-    public Collection<UUID> aliveIds() {
-        return alive.aliveNodes().keySet();
-    }
-
     /** Closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */
     @TestSeam
     public void closeAliveCacheForTest() {
         alive.close();
+    }
+
+    /**
+     * Adds a plain persistent watch on alive/ over this node's connection, after the cache's: ZooKeeper 3.8 then
+     * keeps only the plain one, and the cache hears no ack and no departure from here on (WatchModeFactsTest).
+     */
+    @TestSeam
+    public void deafenAliveCacheForTest() throws Exception {
+        alive.deafenForTest();
     }
 
     /** Freezes the cache of alive/ as it is now, as if it missed every change from here on. */

@@ -33,16 +33,20 @@ final class LogWatch {
     private final Queue<String> logDeleted = new ConcurrentLinkedQueue<>();
     private volatile boolean aliveDirty = true;
     private final ElderWatch elder;
+    private final AliveWatch aliveWatch;
 
     /** Started and closed on the discovery thread only. */
     private PersistentWatcher logWatch;
-    private PersistentWatcher aliveWatch;
 
     LogWatch(EngineContext ctx, DiscoveryLoop loop) {
         this.client = ctx.client();
         this.paths = ctx.paths();
         this.loop = loop;
         this.elder = new ElderWatch(ctx, loop);
+        this.aliveWatch = new AliveWatch(client, paths.alive, () -> {
+            aliveDirty = true;
+            loop.trigger();
+        });
     }
 
     /** Starts the watches anew, with everything marked changed. */
@@ -73,36 +77,25 @@ final class LogWatch {
         logWatch.start();
     }
 
-    /**
-     * Watches alive/ as the coordinator, which lists it; or stops, on giving up the role. ZooKeeper 3.8 keeps a
-     * persistent watch on its side until the session ends (it cannot remove one), but Curator drops what it reports.
-     */
+    /** Watches the names under alive/ as the coordinator, which lists it; or stops, on giving up the role. */
     void watchAlive(boolean on) {
-        if (on == (aliveWatch != null))
+        if (on == aliveWatch.started())
             return;
 
-        if (!on) {
-            aliveWatch.close();
-            aliveWatch = null;
-            return;
+        if (on) {
+            aliveDirty = true; // What changed before the watch was set is listed, not announced.
+            aliveWatch.start();
         }
-
-        aliveDirty = true; // What changed before the watch was set is listed, not announced.
-        aliveWatch = new PersistentWatcher(client, paths.alive, false);
-        aliveWatch.getListenable().addListener(e -> {
-            aliveDirty = true;
-            loop.trigger();
-        });
-        aliveWatch.start();
+        else
+            aliveWatch.close();
     }
 
     void close() {
-        for (PersistentWatcher w : new PersistentWatcher[] {logWatch, aliveWatch}) {
-            if (w != null)
-                w.close();
-        }
+        if (logWatch != null)
+            logWatch.close();
 
-        logWatch = aliveWatch = null;
+        logWatch = null;
+        aliveWatch.close();
     }
 
     /** Makes the next cycle list log/ and alive/ afresh, and walk to the elder again. */

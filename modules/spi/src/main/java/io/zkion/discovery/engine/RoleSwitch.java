@@ -3,6 +3,7 @@ package io.zkion.discovery.engine;
 import io.zkion.discovery.coordinator.Coordinator;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
+import io.zkion.discovery.zk.ZkPaths;
 import java.util.Set;
 import java.util.UUID;
 
@@ -51,9 +52,28 @@ final class RoleSwitch {
         return crd != null;
     }
 
-    /** @return Whether this node coordinates and sees no other node alive. */
+    /**
+     * @return Whether this node coordinates and no other node is alive, as ZooKeeper lists alive/ now. Not as the
+     *      coordinator's cache has it: one that missed a departure kept the cluster's znodes after the last node stopped.
+     *      False if ZooKeeper cannot tell: the cluster's znodes stay, for the next node to clean.
+     */
     boolean coordinatesAlone() {
-        return crd != null && crd.aliveIds().size() <= 1;
+        if (crd == null)
+            return false;
+
+        try {
+            for (String name : ctx.store().children(ctx.paths().alive)) {
+                if (!ctx.local().id().equals(ZkPaths.nodeId(name)))
+                    return false;
+            }
+
+            return true;
+        }
+        catch (Exception e) {
+            ctx.log().warning("Could not list the alive nodes as the coordinator stops; leaving the cluster's znodes: " + e);
+
+            return false;
+        }
     }
 
     /** Takes the role up or gives it up, as the oldest server among {@code alive} is this node or not. */
