@@ -75,10 +75,11 @@ CFG
 
 check() {
   local cp; cp=$(classpath)
-  # The operator's check: zkion-cli status exits 0 only when healthy; three servers alive.
-  local out; out=$(java -cp "$cp" io.zkion.discovery.tools.ZkIonCli status --zk "$zk_connect" --root "$root" 2>/dev/null) || return 1
+  # The operator's check: zkion-cli status exits 0 only when healthy, here with the three servers in.
+  local out rc=0
+  out=$(java -cp "$cp" io.zkion.discovery.tools.ZkIonCli status --zk "$zk_connect" --root "$root" --expect-servers 3 2>&1) || rc=$?
   [ "${1:-}" = quiet ] || echo "$out"
-  grep -q "3 alive (3 servers)" <<< "$out"
+  return "$rc"
 }
 
 down() {

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import com.amazon.ion.IonList;
 import com.amazon.ion.IonStruct;
@@ -73,8 +74,15 @@ public class CliTest {
 
         Run noZk = cli("status", "--zk", "127.0.0.1:1", "--connect-timeout", "1000");
 
-        assertEquals(2, noZk.exit);
+        assertEquals(3, noZk.exit);
         assertTrue(noZk.err, noZk.err.contains("No ZooKeeper server answered at 127.0.0.1:1"));
+
+        // JAVA_OPTS reaches the JVM: ZooKeeper's TLS client settings, against a server with no TLS port, find none.
+        Run tls = cliWith(Map.of("JAVA_OPTS", "-Dzookeeper.client.secure=true"
+            + " -Dzookeeper.clientCnxnSocket=io.zkion.shaded.zookeeper.ClientCnxnSocketNetty"),
+            "status", "--zk", zk.getConnectString(), "--root", "/nothing-here", "--connect-timeout", "2000");
+
+        assertEquals(tls.err, 3, tls.exit);
 
         // A state whose coordinator is not alive under its root: unhealthy, and saying why.
         try (org.apache.curator.framework.CuratorFramework c = org.apache.curator.framework.CuratorFrameworkFactory
@@ -91,7 +99,7 @@ public class CliTest {
 
         Run badAuth = cli("status", "--zk", zk.getConnectString(), "--auth-file", "/nonexistent/creds");
 
-        assertEquals(2, badAuth.exit);
+        assertEquals(5, badAuth.exit);
         assertTrue(badAuth.err, badAuth.err.contains("/nonexistent/creds"));
     }
 
@@ -117,6 +125,10 @@ public class CliTest {
     }
 
     private static Run cli(String... args) throws Exception {
+        return cliWith(Map.of(), args);
+    }
+
+    private static Run cliWith(Map<String, String> env, String... args) throws Exception {
         File[] jars = new File("modules/spi/target").listFiles((d, n) -> n.startsWith("zkion-discovery-") && n.endsWith("-all.jar"));
 
         assertTrue("the -all jar is built", jars != null && jars.length == 1);
@@ -129,6 +141,7 @@ public class CliTest {
 
         pb.environment().put("ZKION_JAR", jars[0].getPath());
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().putAll(env);
 
         File out = File.createTempFile("cli", ".out");
         File err = File.createTempFile("cli", ".err");

@@ -12,6 +12,7 @@ import io.zkion.discovery.config.Codecs;
 import io.zkion.discovery.config.DigestCredentials;
 import io.zkion.discovery.config.LocalAddresses;
 import io.zkion.discovery.config.SettingsCheck;
+import io.zkion.discovery.config.StartReport;
 import io.zkion.discovery.config.ZooKeeperConnector;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
@@ -270,7 +271,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         registerMBean(igniteInstanceName, new SpiMBean(this), ZkIonDiscoverySpiMBean.class);
 
         if (log.isInfoEnabled())
-            log.info(startedMessage());
+            log.info(startedMessage(zc.report(), sesTimeout));
     }
 
     private ZkIonClusterNode createLocalNode() {
@@ -284,9 +285,9 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         return LocalAddresses.resolve(ignite == null ? null : ignite.configuration().getLocalHost());
     }
 
-    private String startedMessage() {
-        return "ZkIonDiscoverySpi started [node=" + locNode.id() + ", order=" + locNode.order() + ", zk="
-            + zkConnectionString + ", root=" + zkRootPath + (zkDigestAuth != null ? ", acl=creator-only" : "")
+    private String startedMessage(StartReport report, long asked) {
+        return "ZkIonDiscoverySpi started [node=" + locNode.id() + ", order=" + locNode.order() + ", "
+            + report.describe(asked, getZkSessionTimeout()) + ", zk=" + zkConnectionString + ", root=" + zkRootPath + (zkDigestAuth != null ? ", acl=creator-only" : "")
             + ", topology=" + engine.topology().size() + " node(s)]";
     }
 

@@ -1,5 +1,7 @@
 package io.zkion.discovery;
 
+import java.util.List;
+
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -86,6 +88,45 @@ public class ConfigurationTest extends ZkIonTestSupport {
 
         assertTrue(open.messages.toString(), open.has("open to every ZooKeeper client", "zkDigestAuth"));
         assertTrue(closed.messages.toString(), !closed.has("open to every ZooKeeper client"));
+    }
+
+    /**
+     * The start line names what runs, against which ZooKeeper, with the session timeout granted; a session too short
+     * for the outage rule is warned of.
+     */
+    @Test(timeout = 60_000) public void theStartLineSaysWhatRunsAndAShortSessionIsWarnedOf() throws Exception {
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.apache.ignite.logger.NullLogger all = new org.apache.ignite.logger.NullLogger() {
+            @Override public boolean isInfoEnabled() {
+                return true;
+            }
+
+            @Override public void info(String msg) {
+                lines.add(msg);
+            }
+
+            @Override public void warning(String msg) {
+                lines.add(msg);
+            }
+
+            @Override public void warning(String msg, Throwable e) {
+                lines.add(msg);
+            }
+
+            @Override public org.apache.ignite.IgniteLogger getLogger(Object ctgr) {
+                return this;
+            }
+        };
+
+        Ignite n = start(config("short", false).setGridLogger(all).setDiscoverySpi(spi().setSessionTimeout(3_000)));
+        long granted = spiOf(n).getZkSessionTimeout();
+        String started = lines.stream().filter(l -> l.startsWith("ZkIonDiscoverySpi started")).findFirst().orElse("");
+
+        assertTrue(lines.toString(), started.contains(", release=" + io.zkion.discovery.config.BuildInfo.release()
+            + ", ignite=2.1") && started.contains(", zookeeper=3.") && started.contains("sessionTimeout=" + granted + " ms"));
+        assertTrue(granted + " ms granted", granted < 6_000);
+        assertTrue(lines.toString(), lines.stream().anyMatch(l -> l.startsWith("The session timeout is " + granted + " ms")
+            && l.contains("set sessionTimeout to 6000 ms or more")));
     }
 
     @Test(timeout = 60_000) public void credentialsAreNeverShown() {

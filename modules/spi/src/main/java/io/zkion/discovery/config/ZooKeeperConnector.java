@@ -37,6 +37,9 @@ public final class ZooKeeperConnector {
     private final String instanceName;
     private final IgniteLogger log;
 
+    /** What the node says as it starts, set once connected. */
+    private volatile StartReport report;
+
     /** Set once the caller gave up: a connection made after it is closed, and no second one is made. */
     private volatile boolean cancelled;
 
@@ -66,7 +69,12 @@ public final class ZooKeeperConnector {
         CompletableFuture<CuratorFramework> made = new CompletableFuture<>();
         Thread t = NodeThreads.daemon(() -> {
             try {
-                made.complete(connectGranted());
+                CuratorFramework c = connectGranted();
+
+                // Said here, off the starter thread: asking the servers their version takes a round trip or a bound.
+                report = StartReport.ask(connectionString);
+                report.warnings(c.getZookeeperClient().getZooKeeper().getSessionTimeout()).forEach(log::warning);
+                made.complete(c);
             }
             catch (Throwable e) {
                 made.completeExceptionally(e);
@@ -92,6 +100,11 @@ public final class ZooKeeperConnector {
 
             throw new IgniteSpiException("ZkIonDiscoverySpi: failed to connect to ZooKeeper: " + e.getCause(), e.getCause());
         }
+    }
+
+    /** @return What the node says as it starts, known once {@link #connect()} returned. */
+    public StartReport report() {
+        return report;
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.zkion.discovery.tools;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import io.zkion.discovery.codec.CodecException;
@@ -11,26 +12,44 @@ import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.zip.StreamingZip;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * What an operator asks first of a live cluster, read from ZooKeeper alone: who coordinates, the topology
- * version, the alive nodes and their acks, how many log entries wait for a trim, the gate and the format. Healthy
- * means a cluster is there and the coordinator its state names is alive.
+ * version, the alive nodes and their acks, the pending joins, how many log entries wait for a trim and since when,
+ * the gate and the format. Healthy means a cluster is there, the coordinator its state names is alive, as many
+ * servers as expected are in, and no join has waited past its timeout. Ages are from ZooKeeper's clock to this
+ * machine's: a skew between the two shows in them.
  */
 final class ClusterStatus {
-    /** Exit codes: healthy, a cluster that is not, and no cluster at all. */
-    static final int HEALTHY = 0;
-    static final int UNHEALTHY = 1;
-    static final int NO_CLUSTER = 2;
+    /** What the operator expects of a healthy cluster. */
+    static final class Expectations {
+        /** Servers that must be in; 0 for any number above none. */
+        final int servers;
+        /** How long a join may wait before it counts as stuck, ms. */
+        final long joinTimeoutMs;
+
+        Expectations(int servers, long joinTimeoutMs) {
+            this.servers = servers;
+            this.joinTimeoutMs = joinTimeoutMs;
+        }
+    }
 
     final String root;
+    final Expectations expect;
     final ClusterState state;
     final GateState gate;
+    /** How long the gate has been closed (since its znode last changed), ms; -1 when it is open or absent. */
+    long gateClosedMs = -1;
     final List<Alive> alive = new ArrayList<>();
+    /** The join requests not answered yet, oldest first. */
+    final List<Join> joins = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
     int logEntries;
     /** The position of the newest entry (see {@link ZkPaths#sequence}), or -1 if none. */
     long newestEntry = -1;
+    /** How long ago the oldest entry not trimmed yet was written, ms; -1 if none. */
+    long oldestEntryAgeMs = -1;
 
     /** One alive node; {@code info} null when its record does not decode (a newer release's, say). */
     static final class Alive {
@@ -41,25 +60,56 @@ final class ClusterStatus {
             this.id = id;
             this.info = info;
         }
+
+        boolean server() {
+            return info != null && !info.client && info.ack > 0;
+        }
     }
 
-    private ClusterStatus(String root, ClusterState state, GateState gate) {
+    /** A join request waiting for the coordinator's answer. */
+    static final class Join {
+        final String name;
+        final long ageMs;
+
+        Join(String name, long ageMs) {
+            this.name = name;
+            this.ageMs = ageMs;
+        }
+    }
+
+    private ClusterStatus(String root, Expectations expect, ClusterState state, GateState gate) {
         this.root = root;
+        this.expect = expect;
         this.state = state;
         this.gate = gate;
     }
 
-    static ClusterStatus read(ZkStore store) throws Exception {
+    static ClusterStatus read(ZkStore store, Expectations expect, long now) throws Exception {
         ZkPaths paths = store.paths();
         ControlCodec codec = new ControlCodec(StreamingZip.defaults());
         byte[] s = store.read(paths.state);
 
         if (s == null)
-            return new ClusterStatus(paths.root, null, null);
+            return new ClusterStatus(paths.root, expect, null, null);
 
-        byte[] g = store.read(paths.gate);
-        ClusterStatus st = new ClusterStatus(paths.root, codec.decodeState(s, paths.state),
+        Stat gateStat = new Stat();
+        byte[] g = store.read(paths.gate, gateStat);
+        ClusterStatus st = new ClusterStatus(paths.root, expect, codec.decodeState(s, paths.state),
             g == null ? null : codec.decodeGate(g, paths.gate));
+
+        if (st.gate != null && !st.gate.open)
+            st.gateClosedMs = Math.max(0, now - gateStat.getMtime());
+
+        st.readAlive(store, codec);
+        st.readJoins(store, now);
+        st.readLog(store, now);
+        st.judge();
+
+        return st;
+    }
+
+    private void readAlive(ZkStore store, ControlCodec codec) throws Exception {
+        ZkPaths paths = store.paths();
 
         for (String name : store.children(paths.alive)) {
             UUID id = ZkPaths.nodeId(name);
@@ -74,28 +124,76 @@ final class ClusterStatus {
                 info = codec.decodeAlive(data, paths.alive(id));
             }
             catch (CodecException e) {
-                st.problems.add("the alive record of " + id + " does not decode: " + e.getMessage());
+                problems.add("the alive record of " + id + " does not decode: " + e.getMessage());
             }
 
-            st.alive.add(new Alive(id, info));
+            alive.add(new Alive(id, info));
+        }
+    }
+
+    private void readJoins(ZkStore store, long now) throws Exception {
+        String dir = store.paths().join;
+
+        for (String name : store.children(dir)) {
+            Stat stat = store.client().checkExists().forPath(dir + "/" + name);
+
+            if (stat != null) // Else answered meanwhile.
+                joins.add(new Join(name, Math.max(0, now - stat.getCtime())));
         }
 
-        for (String name : store.children(paths.log)) {
-            st.logEntries++;
-            st.newestEntry = Math.max(st.newestEntry, ZkPaths.sequence(name));
+        joins.sort(Comparator.comparingLong((Join j) -> j.ageMs).reversed());
+    }
+
+    private void readLog(ZkStore store, long now) throws Exception {
+        String dir = store.paths().log;
+        String oldest = null;
+        long oldestSeq = Long.MAX_VALUE;
+
+        for (String name : store.children(dir)) {
+            long seq = ZkPaths.sequence(name);
+
+            logEntries++;
+            newestEntry = Math.max(newestEntry, seq);
+
+            if (seq < oldestSeq) {
+                oldestSeq = seq;
+                oldest = name;
+            }
         }
 
-        st.judge();
+        Stat stat = oldest == null ? null : store.client().checkExists().forPath(dir + "/" + oldest);
 
-        return st;
+        if (stat != null)
+            oldestEntryAgeMs = Math.max(0, now - stat.getCtime());
     }
 
     private void judge() {
         if (alive.stream().noneMatch(a -> a.id.equals(state.coordinator)))
             problems.add("the coordinator " + state.coordinator + " the state names is not alive");
 
-        if (alive.stream().noneMatch(a -> a.info != null && !a.info.client))
+        long servers = servers();
+
+        if (servers == 0)
             problems.add("no server node is alive");
+        else if (servers < expect.servers)
+            problems.add(servers + " server(s) in the cluster, " + expect.servers + " expected");
+
+        for (Join j : joins) {
+            if (j.ageMs > expect.joinTimeoutMs) {
+                problems.add("the join of " + j.name + " has waited " + j.ageMs / 1000 + " s, past the join timeout of "
+                    + expect.joinTimeoutMs / 1000 + " s");
+            }
+        }
+    }
+
+    /** @return The servers in the cluster: alive, and past their join. */
+    long servers() {
+        return alive.stream().filter(Alive::server).count();
+    }
+
+    /** @return The alive nodes still joining (ack 0). */
+    long joining() {
+        return alive.stream().filter(a -> a.info != null && a.info.ack == 0).count();
     }
 
     /** @return The alive node with the lowest ack (the one trimming waits for), or null. */
@@ -111,81 +209,6 @@ final class ClusterStatus {
     }
 
     int exitCode() {
-        return state == null ? NO_CLUSTER : problems.isEmpty() ? HEALTHY : UNHEALTHY;
-    }
-
-    /** @return The status as lines of text. */
-    String text() {
-        StringBuilder sb = new StringBuilder();
-
-        if (state == null)
-            return "no cluster under " + root + " (no state znode)\n";
-
-        sb.append("cluster        ").append(state.clusterId).append(" under ").append(root).append('\n');
-        sb.append("health         ").append(problems.isEmpty() ? "healthy" : "UNHEALTHY: " + String.join("; ", problems))
-            .append('\n');
-        sb.append("coordinator    ").append(state.coordinator).append('\n');
-        long joining = alive.stream().filter(a -> a.info != null && a.info.ack == 0).count();
-
-        sb.append("topology       version ").append(state.topVer).append(", ").append(alive.size()).append(" alive (")
-            .append(alive.stream().filter(a -> a.info != null && !a.info.client && a.info.ack > 0).count())
-            .append(" servers)").append(joining == 0 ? "" : ", " + joining + " of them joining").append('\n');
-        sb.append("format         ").append(state.format).append('\n');
-        sb.append("gate           ").append(gate == null ? "absent" : (gate.open ? "open" : "CLOSED") + ", "
-            + gate.format).append('\n');
-        sb.append("log            ").append(logEntries).append(" entries not trimmed yet")
-            .append(newestEntry < 0 ? "" : ", newest " + ZkPaths.entryName(newestEntry))
-            .append(state.logEpoch == 0 ? "" : ", epoch " + state.logEpoch).append('\n');
-
-        Alive slow = slowest();
-
-        if (slow != null)
-            sb.append("slowest ack    ").append(slow.id).append(" at event ").append(slow.info.ack).append('\n');
-
-        for (Alive a : alive) {
-            sb.append("  ").append(a.id).append(a.info == null ? "  (record unreadable)"
-                : (a.info.client ? "  client" : "  server") + "  ack " + a.info.ack + "  reads "
-                + String.join(",", a.info.formats)).append('\n');
-        }
-
-        return sb.toString();
-    }
-
-    /** @return The status as one JSON object. */
-    String json() {
-        StringBuilder sb = new StringBuilder("{");
-
-        Json.field(sb, "root", root);
-
-        if (state == null)
-            return sb.append(",\"cluster\":null,\"healthy\":false}").toString();
-
-        sb.append(',');
-        Json.field(sb, "cluster", state.clusterId.toString());
-        sb.append(",\"healthy\":").append(problems.isEmpty()).append(",\"problems\":[");
-
-        for (int i = 0; i < problems.size(); i++)
-            sb.append(i == 0 ? "" : ",").append(Json.string(problems.get(i)));
-
-        sb.append("],");
-        Json.field(sb, "coordinator", state.coordinator.toString());
-        sb.append(",\"topologyVersion\":").append(state.topVer).append(',');
-        Json.field(sb, "format", state.format);
-        sb.append(",\"gateOpen\":").append(gate != null && gate.open).append(",\"logEntries\":").append(logEntries)
-            .append(",\"alive\":[");
-
-        for (int i = 0; i < alive.size(); i++) {
-            Alive a = alive.get(i);
-
-            sb.append(i == 0 ? "{" : ",{");
-            Json.field(sb, "id", a.id.toString());
-
-            if (a.info != null)
-                sb.append(",\"client\":").append(a.info.client).append(",\"ack\":").append(a.info.ack);
-
-            sb.append('}');
-        }
-
-        return sb.append("]}").toString();
+        return state == null ? ExitCode.NO_CLUSTER : problems.isEmpty() ? ExitCode.HEALTHY : ExitCode.UNHEALTHY;
     }
 }

@@ -3,9 +3,11 @@ package io.zkion.discovery.tools;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Paths;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import io.zkion.discovery.config.BuildInfo;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.CuratorFramework;
@@ -20,10 +22,17 @@ import picocli.CommandLine.Option;
  * {@code zkion-cli}: the live discovery state of a ZkIon cluster, from ZooKeeper alone. Runs with the {@code -all}
  * jar and nothing else on its class path; reads, never writes.
  */
-@Command(name = "zkion-cli", mixinStandardHelpOptions = true, version = "zkion-cli",
+@Command(name = "zkion-cli", mixinStandardHelpOptions = true, versionProvider = ZkIonCli.Version.class,
     description = "Shows the live discovery state of a ZkIon Discovery cluster in ZooKeeper.",
     subcommands = {ZkIonCli.Status.class, ZkIonCli.Dump.class})
 public final class ZkIonCli implements Callable<Integer> {
+    /** {@code --version}: the release, and the Ignite line the jar is built for. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override public String[] getVersion() {
+            return new String[] {"zkion-cli: " + BuildInfo.describe()};
+        }
+    }
+
     /** Where and how to connect, shared by the commands. */
     static final class Connection {
         @Option(names = {"-z", "--zk"}, required = true, description = "ZooKeeper connection string, host:port,...")
@@ -70,8 +79,8 @@ public final class ZkIonCli implements Callable<Integer> {
 
             if (!c.blockUntilConnected(connectTimeout, TimeUnit.MILLISECONDS)) {
                 c.close();
-                throw new IllegalStateException("No ZooKeeper server answered at " + zk + " within " + connectTimeout
-                    + " ms");
+                throw new ExitCode.ZooKeeperUnreachable("No ZooKeeper server answered at " + zk + " within "
+                    + connectTimeout + " ms");
             }
 
             return c;
@@ -91,19 +100,30 @@ public final class ZkIonCli implements Callable<Integer> {
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
-        description = "Coordinator, topology version, alive nodes, pending log entries, slowest ack, gate, format."
-            + " Exit code 0 healthy, 1 unhealthy, 2 no cluster or no ZooKeeper.")
+        description = "Coordinator, topology version, alive nodes, pending joins, log entries and their age, slowest ack,"
+            + " gate, format. Exit code 0 healthy, 1 unhealthy, 2 no cluster under the root, 3 ZooKeeper unreachable,"
+            + " 4 authentication refused, 5 another error, 64 usage.")
     static final class Status implements Callable<Integer> {
         @Mixin Connection conn;
 
-        @Option(names = "--json", description = "one JSON object instead of text")
+        @Option(names = "--json", description = "one JSON object instead of text, errors too")
         boolean json;
+
+        @Option(names = "--expect-servers", defaultValue = "0",
+            description = "unhealthy with fewer servers in the cluster (default: any number above none)")
+        int expectServers;
+
+        @Option(names = "--join-timeout", defaultValue = "60000",
+            description = "ms a join may wait before it counts as stuck, and the cluster unhealthy; set it to the nodes'"
+                + " joinTimeout when they have one (default: ${DEFAULT-VALUE})")
+        long joinTimeout;
 
         @Override public Integer call() throws Exception {
             return conn.run(c -> {
-                ClusterStatus st = ClusterStatus.read(new ZkStore(c, new ZkPaths(conn.root), Integer.MAX_VALUE));
+                ClusterStatus st = ClusterStatus.read(new ZkStore(c, new ZkPaths(conn.root), Integer.MAX_VALUE),
+                    new ClusterStatus.Expectations(expectServers, joinTimeout), System.currentTimeMillis());
 
-                System.out.println(json ? st.json() : st.text());
+                System.out.println(json ? StatusRendering.json(st) : StatusRendering.text(st));
 
                 return st.exitCode();
             });
@@ -130,18 +150,38 @@ public final class ZkIonCli implements Callable<Integer> {
     @Override public Integer call() {
         CommandLine.usage(this, System.out);
 
-        return ClusterStatus.NO_CLUSTER;
+        return ExitCode.USAGE;
     }
 
     public static void main(String[] args) {
-        CommandLine cli = new CommandLine(new ZkIonCli());
+        System.exit(execute(args));
+    }
 
-        // A failure is one line naming what went wrong, with exit code 2, not a stack trace.
-        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-            cmd.getErr().println("zkion-cli: " + e.getMessage());
-            return ClusterStatus.NO_CLUSTER;
+    /** @return The exit code of the command {@code args} name, run; what it prints goes to System.out and err. */
+    static int execute(String[] args) {
+        CommandLine cli = new CommandLine(new ZkIonCli());
+        boolean json = Arrays.asList(args).contains("--json");
+
+        // A failure is one line naming what went wrong (one JSON object with --json), with its own exit code.
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> fail(ExitCode.of(e), String.valueOf(e.getMessage()), json));
+        cli.setParameterExceptionHandler((e, a) -> {
+            if (!json) {
+                e.getCommandLine().getErr().println("zkion-cli: " + e.getMessage());
+                e.getCommandLine().usage(e.getCommandLine().getErr());
+            }
+
+            return json ? fail(ExitCode.USAGE, e.getMessage(), true) : ExitCode.USAGE;
         });
 
-        System.exit(cli.execute(args));
+        return cli.execute(args);
+    }
+
+    private static int fail(int code, String message, boolean json) {
+        if (json)
+            System.out.println(ExitCode.json(code, message));
+        else
+            System.err.println("zkion-cli: " + message);
+
+        return code;
     }
 }
