@@ -6,8 +6,6 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
-import io.zkion.discovery.codec.event.FormatId;
-import io.zkion.discovery.codec.zip.StreamingZip;
 import io.zkion.discovery.config.Codecs;
 import io.zkion.discovery.config.DigestCredentials;
 import io.zkion.discovery.config.LocalAddresses;
@@ -31,7 +29,6 @@ import org.apache.ignite.internal.processors.metric.MetricRegistryImpl;
 import org.apache.ignite.internal.util.typedef.internal.U;
 import org.apache.ignite.lang.IgniteProductVersion;
 import org.apache.ignite.resources.LoggerResource;
-import org.apache.ignite.spi.IgniteSpiAdapter;
 import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.ignite.spi.discovery.DiscoveryMetricsProvider;
@@ -48,25 +45,12 @@ import static org.apache.ignite.internal.processors.metric.impl.MetricUtils.metr
  * and the discovery contract, delegated to {@link NodeEngine}. The concrete class, one per Ignite
  * line, adds what a line's {@code IgniteDiscoverySpi} declares beyond this.
  */
-public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter implements IgniteDiscoverySpi {
-    /** Default root, the same as Ignite's stock ZooKeeper SPI. */
-    public static final String DFLT_ROOT_PATH = "/apacheIgnite";
-
+public abstract class AbstractZkIonDiscoverySpi extends ZkIonSpiSettings implements IgniteDiscoverySpi {
     /** ZooKeeper's own default for {@code jute.maxbuffer}. */
     public static final int ZK_DFLT_MAX_BUFFER = 0xfffff;
 
     @LoggerResource
     protected IgniteLogger log;
-
-    private String zkConnectionString;
-    private String zkRootPath = DFLT_ROOT_PATH;
-    private long sessionTimeout;
-    private long joinTimeout;
-    private boolean clientReconnectDisabled;
-    private int zkRequestSizeLimit;
-    private long maxInflatedBytes = StreamingZip.DEFAULT_MAX_INFLATED_BYTES;
-    private String[] eventFormats = {FormatId.ION_2.wireName(), FormatId.ION_1.wireName(), FormatId.JDK_ZLIB.wireName()};
-    private String zkDigestAuth;
 
     private transient Map<String, Object> locNodeAttrs;
     private transient IgniteProductVersion locNodeVer;
@@ -84,40 +68,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     /** Made on first use: an SPI shipped to another JVM (multi-JVM tests) comes back without its initialisers run. */
     private transient DiscoveryMetrics metrics;
 
-    // ---- Configuration, named and meant as on Ignite's ZookeeperDiscoverySpi.
-
-    public String getZkConnectionString() {
-        return zkConnectionString;
-    }
-
-    /** ZooKeeper servers, {@code host:port[,host:port...]}. Required. */
-    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = false)
-    public ZkIonDiscoverySpi setZkConnectionString(String zkConnectionString) {
-        this.zkConnectionString = zkConnectionString;
-        return self();
-    }
-
-    public String getZkRootPath() {
-        return zkRootPath;
-    }
-
-    /** The znode under which the cluster keeps its state; default {@value #DFLT_ROOT_PATH}. */
-    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
-    public ZkIonDiscoverySpi setZkRootPath(String zkRootPath) {
-        this.zkRootPath = zkRootPath;
-        return self();
-    }
-
-    public long getSessionTimeout() {
-        return sessionTimeout;
-    }
-
-    /** ZooKeeper session timeout in ms: how long a silent node counts as alive. 0: the failure detection timeout. */
-    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
-    public ZkIonDiscoverySpi setSessionTimeout(long sessionTimeout) {
-        this.sessionTimeout = sessionTimeout;
-        return self();
-    }
+    // ---- What ZooKeeper granted (the settings are in ZkIonSpiSettings).
 
     /** @return The session timeout ZooKeeper granted (the servers bound it), in ms; 0 while not connected. */
     public long getZkSessionTimeout() {
@@ -131,131 +82,35 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         }
     }
 
-    public long getJoinTimeout() {
-        return joinTimeout;
-    }
-
-    /** How long a node waits to be joined, in ms; 0 waits forever. */
-    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
-    public ZkIonDiscoverySpi setJoinTimeout(long joinTimeout) {
-        this.joinTimeout = joinTimeout;
-        return self();
-    }
-
-    public boolean isClientReconnectDisabled() {
-        return clientReconnectDisabled;
-    }
-
-    /** If true, a client that lost its session stops instead of rejoining. */
-    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
-    public ZkIonDiscoverySpi setClientReconnectDisabled(boolean clientReconnectDisabled) {
-        this.clientReconnectDisabled = clientReconnectDisabled;
-        return self();
-    }
-
-    public int getZkRequestSizeLimit() {
-        return zkRequestSizeLimit;
-    }
-
-    /**
-     * Largest ZooKeeper request this SPI sends, in bytes; larger payloads are split into parts. 0: the
-     * {@code jute.maxbuffer} system property, else ZooKeeper's default of 1 MB. Keep it at most the servers' value.
-     */
-    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
-    public ZkIonDiscoverySpi setZkRequestSizeLimit(int zkRequestSizeLimit) {
-        this.zkRequestSizeLimit = zkRequestSizeLimit;
-        return self();
-    }
-
-    public long getMaxInflatedBytes() {
-        return maxInflatedBytes;
-    }
-
-    /** Refuse payloads that inflate past this many bytes (a zip bomb, or corrupt data). */
-    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
-    public ZkIonDiscoverySpi setMaxInflatedBytes(long maxInflatedBytes) {
-        this.maxInflatedBytes = maxInflatedBytes;
-        return self();
-    }
-
-    public String[] getEventFormats() {
-        return eventFormats.clone();
-    }
-
-    /**
-     * Event data formats this node reads ({@code ion-2}, {@code ion-1}, {@code jdk-zlib}). The cluster writes the
-     * best format every node reads, so a cluster can move between formats one node at a time. In {@code ion-2} a
-     * joining node's data is written once, to its own znode, instead of into the log and every later snapshot.
-     */
-    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
-    public ZkIonDiscoverySpi setEventFormats(String... eventFormats) {
-        this.eventFormats = eventFormats.clone();
-        return self();
-    }
-
-    /**
-     * ZooKeeper digest credentials: {@code user:password}, {@code env:NAME} (an environment variable holds them) or
-     * {@code file:PATH} (the first line of a file). When set, the SPI authenticates with them and creates every znode
-     * readable and writable by that identity only, instead of open to everyone.
-     */
-    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
-    public ZkIonDiscoverySpi setZkDigestAuth(String zkDigestAuth) {
-        this.zkDigestAuth = zkDigestAuth;
-        return self();
-    }
-
-    /** Whether digest credentials are configured. The credentials themselves are never exposed or logged. */
-    public boolean isZkDigestAuthSet() {
-        return zkDigestAuth != null;
-    }
-
-    private ZkIonDiscoverySpi self() {
-        return (ZkIonDiscoverySpi)this;
-    }
-
-    /** Copies the configuration (not the state) into {@code to}: used by Ignite's tests for child JVMs. */
-    protected ZkIonDiscoverySpi copyConfigurationTo(ZkIonDiscoverySpi to) {
-        to.setZkConnectionString(zkConnectionString);
-        to.setZkRootPath(zkRootPath);
-        to.setSessionTimeout(sessionTimeout);
-        to.setJoinTimeout(joinTimeout);
-        to.setClientReconnectDisabled(clientReconnectDisabled);
-        to.setZkRequestSizeLimit(zkRequestSizeLimit);
-        to.setMaxInflatedBytes(maxInflatedBytes);
-        to.setEventFormats(eventFormats);
-        to.setZkDigestAuth(zkDigestAuth);
-
-        return to;
-    }
-
     // ---- Lifecycle.
 
     @Override public void spiStart(String igniteInstanceName) throws IgniteSpiException {
         startStopwatch();
 
-        long sesTimeout = new SettingsCheck(zkConnectionString, zkRootPath, sessionTimeout, joinTimeout,
-            maxInflatedBytes, eventFormats).sessionTimeout(ignite.configuration().getFailureDetectionTimeout());
+        long sesTimeout = new SettingsCheck(getZkConnectionString(), getZkRootPath(), getSessionTimeout(),
+            getJoinTimeout(), getMaxInflatedBytes(), getEventFormats()).sessionTimeout(ignite.configuration().getFailureDetectionTimeout());
 
         locNode = createLocalNode();
         lsnr.onLocalNodeInitialized(locNode);
 
-        ZooKeeperConnector zc = new ZooKeeperConnector(zkConnectionString, sesTimeout,
-            DigestCredentials.resolve(zkDigestAuth), ignite == null ? null : ignite.name(), log);
+        ZooKeeperConnector zc = new ZooKeeperConnector(getZkConnectionString(), sesTimeout,
+            DigestCredentials.resolve(digestAuth()), ignite == null ? null : ignite.name(), log)
+            .clientProperties(getZkClientProperties());
 
         client = zc.connect();
 
         if (!zc.creatorOnly())
-            log.warning(DigestCredentials.openWarning(zkRootPath, ((IgniteEx)ignite).context().security().enabled()));
+            log.warning(DigestCredentials.openWarning(getZkRootPath(), ((IgniteEx)ignite).context().security().enabled()));
 
-        int limit = zkRequestSizeLimit > 0 ? zkRequestSizeLimit : Integer.getInteger("jute.maxbuffer", ZK_DFLT_MAX_BUFFER);
-        Codecs codecs = new Codecs(eventFormats, maxInflatedBytes,
+        int limit = getZkRequestSizeLimit() > 0 ? getZkRequestSizeLimit() : Integer.getInteger("jute.maxbuffer", ZK_DFLT_MAX_BUFFER);
+        Codecs codecs = new Codecs(getEventFormats(), getMaxInflatedBytes(),
             ((IgniteEx)ignite).context().marshallerContext().jdkMarshaller(), U.resolveClassLoader(ignite.configuration()));
 
         DiscoveryHost host = new SpiHost(log, () -> lsnr, exchange, auth, this::getSpiContext, () -> locNodeAttrs,
             ignite == null ? null : ignite.name());
 
-        engine = new NodeEngine(client, zkRootPath, limit, codecs.formats, codecs.control, codecs.objects, host, locNode,
-            joinTimeout, !clientReconnectDisabled, discoveryMetrics());
+        engine = new NodeEngine(client, getZkRootPath(), limit, codecs.formats, codecs.control, codecs.objects, host, locNode,
+            getJoinTimeout(), !isClientReconnectDisabled(), discoveryMetrics());
         engine.hooks(hooks);
         engine.zkFaultsForTest(zkFaults);
         engine.afterJoinRequestForTest(afterJoinRequest);
@@ -287,7 +142,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
 
     private String startedMessage(StartReport report, long asked) {
         return "ZkIonDiscoverySpi started [node=" + locNode.id() + ", order=" + locNode.order() + ", "
-            + report.describe(asked, getZkSessionTimeout()) + ", zk=" + zkConnectionString + ", root=" + zkRootPath + (zkDigestAuth != null ? ", acl=creator-only" : "")
+            + report.describe(asked, getZkSessionTimeout()) + ", zk=" + getZkConnectionString() + ", root=" + getZkRootPath() + (isZkDigestAuthSet() ? ", acl=creator-only" : "")
             + ", topology=" + engine.topology().size() + " node(s)]";
     }
 
@@ -437,7 +292,7 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
     }
 
     @Override public boolean clientReconnectSupported() {
-        return !clientReconnectDisabled;
+        return !isClientReconnectDisabled();
     }
 
     @Override public void clientReconnect() {
@@ -491,9 +346,4 @@ public abstract class AbstractZkIonDiscoverySpi extends IgniteSpiAdapter impleme
         return metrics;
     }
 
-    @Override public String toString() {
-        return "ZkIonDiscoverySpi [zkConnectionString=" + zkConnectionString + ", zkRootPath=" + zkRootPath
-            + ", sessionTimeout=" + sessionTimeout + ", joinTimeout=" + joinTimeout + ", clientReconnectDisabled="
-            + clientReconnectDisabled + ", zkDigestAuth=" + (zkDigestAuth == null ? "none" : "****") + ']';
-    }
 }

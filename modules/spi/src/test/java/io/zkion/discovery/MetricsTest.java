@@ -73,4 +73,29 @@ public class MetricsTest extends ZkIonTestSupport {
         assertEquals(1L, jmx.getAttribute(bean, "CoordinatorTakeovers"));
         assertTrue(((String)jmx.getAttribute(bean, "ZkSessionId")).startsWith("0x"));
     }
+
+    /**
+     * With the SPI's {@code name} set to the stock SPI's, the bean has the stock SPI's ObjectName, so that an
+     * exporter's rules written for it (a JMX exporter's pattern on {@code name=ZookeeperDiscoverySpi}) keep matching,
+     * with the stock bean's attributes under their names.
+     */
+    @Test(timeout = 60_000) public void theStockNameKeepsAnExportersObjectName() throws Exception {
+        Ignite s1 = start(config("s1", false).setDiscoverySpi((ZkIonDiscoverySpi)spi().setName("ZookeeperDiscoverySpi")));
+
+        MBeanServer jmx = ManagementFactory.getPlatformMBeanServer();
+        Set<ObjectName> names = jmx.queryNames(
+            new ObjectName("org.apache:igniteInstanceName=s1,group=SPIs,name=ZookeeperDiscoverySpi,*"), null);
+
+        assertEquals(names.toString(), 1, names.size());
+
+        ObjectName bean = names.iterator().next();
+
+        for (String stock : new String[] {"ZkConnectionString", "ZkRootPath", "ZkSessionId", "ZkSessionTimeout",
+            "NodesJoined", "NodesLeft", "NodesFailed", "CommErrorProcNum", "Coordinator", "SpiState"})
+            assertNotNull(stock, jmx.getAttribute(bean, stock));
+
+        assertEquals(s1.cluster().localNode().id(), jmx.getAttribute(bean, "Coordinator"));
+        assertTrue(jmx.queryNames(new ObjectName("org.apache:igniteInstanceName=s1,group=SPIs,name=ZkIonDiscoverySpi,*"),
+            null).isEmpty());
+    }
 }

@@ -100,6 +100,62 @@ public class ZooKeeperTlsTest extends ZkIonTestSupport {
             && spiOf(s1).getZkConnectionString().endsWith(":" + securePort));
     }
 
+    /**
+     * The same TLS set on each node's SPI ({@code zkClientProperties}) in place of JVM-wide system properties: the
+     * nodes of one JVM may differ, and a JVM that also talks to another ZooKeeper keeps its own settings. The Netty
+     * socket is named as ZooKeeper names it, in either jar. The passwords are not shown.
+     */
+    @Test(timeout = 120_000) public void tlsSetPerNodeNeedsNoSystemProperties() throws Exception {
+        java.util.Properties tls = new java.util.Properties();
+
+        tls.setProperty("zookeeper.client.secure", "true");
+        tls.setProperty("zookeeper.clientCnxnSocket", "org.apache.zookeeper.ClientCnxnSocketNetty");
+        tls.setProperty("zookeeper.ssl.keyStore.location", new File(dir, "zk.p12").getAbsolutePath());
+        tls.setProperty("zookeeper.ssl.keyStore.password", PASSWORD);
+        tls.setProperty("zookeeper.ssl.trustStore.location", new File(dir, "trust.p12").getAbsolutePath());
+        tls.setProperty("zookeeper.ssl.trustStore.password", PASSWORD);
+
+        // The test server sets its key and trust stores JVM-wide, where a client finds them too; the switches to TLS
+        // it does not set, so the node reaches the secure port only with its own.
+        for (String p : new String[] {"zookeeper.client.secure", "zookeeper.clientCnxnSocket"})
+            assertTrue(p + " is not set JVM-wide", System.getProperty(p) == null);
+
+        IgniteConfiguration s1Cfg = overTls("s1", false);
+        IgniteConfiguration c1Cfg = overTls("c1", true);
+
+        ((ZkIonDiscoverySpi)s1Cfg.getDiscoverySpi()).setZkClientProperties(tls);
+        ((ZkIonDiscoverySpi)c1Cfg.getDiscoverySpi()).setZkClientProperties(tls);
+
+        Ignite s1 = start(s1Cfg);
+        Ignite c1 = start(c1Cfg);
+
+        await("2 nodes", 30_000, () -> s1.cluster().nodes().size() == 2 && c1.cluster().nodes().size() == 2);
+
+        String shown = spiOf(s1).toString();
+
+        assertTrue(shown, shown.contains("zookeeper.client.secure=true") && !shown.contains("=" + PASSWORD)
+            && shown.contains("zookeeper.ssl.keyStore.password=****"));
+
+        // The node's own settings win over the JVM's: its wrong trust store password fails it, where the JVM's is right.
+        java.util.Properties wrong = (java.util.Properties)tls.clone();
+
+        wrong.setProperty("zookeeper.ssl.trustStore.password", "not-" + PASSWORD);
+
+        IgniteConfiguration s2Cfg = overTls("s2", false);
+
+        ((ZkIonDiscoverySpi)s2Cfg.getDiscoverySpi()).setZkClientProperties(wrong).setJoinTimeout(10_000);
+
+        try {
+            start(s2Cfg);
+            fail("Connected with a wrong trust store password");
+        }
+        catch (Exception e) {
+            String all = causes(e);
+
+            assertTrue(all, all.contains("cannot connect to ZooKeeper at '127.0.0.1:" + securePort + "'"));
+        }
+    }
+
     /** The secure port speaks only TLS: a node without the client properties cannot connect, and says where. */
     @Test(timeout = 120_000) public void aNodeWithoutTlsCannotConnectToTheSecurePort() {
         try {

@@ -4,6 +4,9 @@ import io.zkion.discovery.internal.NodeThreads;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -18,6 +21,7 @@ import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiException;
+import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.data.ACL;
@@ -36,6 +40,9 @@ public final class ZooKeeperConnector {
     private final String digestAuth;
     private final String instanceName;
     private final IgniteLogger log;
+
+    /** ZooKeeper client properties for this client only (TLS, SASL), over the system properties. */
+    private Properties clientProperties = new Properties();
 
     /** What the node says as it starts, set once connected. */
     private volatile StartReport report;
@@ -100,6 +107,13 @@ public final class ZooKeeperConnector {
 
             throw new IgniteSpiException("ZkIonDiscoverySpi: failed to connect to ZooKeeper: " + e.getCause(), e.getCause());
         }
+    }
+
+    /** Sets ZooKeeper client properties for this client only, such as TLS's: they win over the system properties. */
+    public ZooKeeperConnector clientProperties(Properties p) {
+        clientProperties = p == null ? new Properties() : p;
+
+        return this;
     }
 
     /** @return What the node says as it starts, known once {@link #connect()} returned. */
@@ -236,12 +250,34 @@ public final class ZooKeeperConnector {
      * ZooKeeper's client waits forever for a reply by default; a request the server never answers would then stall
      * discovery for good. Bounded by the session timeout, it fails and the discovery thread retries.
      */
-    private static ZKClientConfig clientConfig(long sessionTimeout) {
-        ZKClientConfig cfg = new ZKClientConfig();
+    private ZKClientConfig clientConfig(long sessionTimeout) {
+        ZKClientConfig cfg = new ZKClientConfig(); // Reads the system properties: this node's own, set next, win.
+
+        for (String k : clientProperties.stringPropertyNames()) {
+            String v = clientProperties.getProperty(k);
+
+            // ZooKeeper is relocated in the -all jar: its Netty socket is named as it is here, in either jar.
+            if (k.equals(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET) && v.endsWith(".ClientCnxnSocketNetty"))
+                v = ClientCnxnSocketNetty.class.getName();
+
+            cfg.setProperty(k, v);
+        }
 
         cfg.setProperty(ZKClientConfig.ZOOKEEPER_REQUEST_TIMEOUT, Long.toString(sessionTimeout));
 
         return cfg;
+    }
+
+    /** @return {@code p} as text, the value of every key that names a password masked. */
+    public static String shown(Properties p) {
+        StringBuilder sb = new StringBuilder("{");
+
+        for (String k : new TreeSet<>(p.stringPropertyNames())) {
+            sb.append(sb.length() == 1 ? "" : ", ").append(k).append('=')
+                .append(k.toLowerCase(Locale.ROOT).contains("password") ? "****" : p.getProperty(k));
+        }
+
+        return sb.append('}').toString();
     }
 
     /**
