@@ -6,9 +6,11 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
+import io.zkion.discovery.config.BuildInfo;
 import io.zkion.discovery.config.Codecs;
 import io.zkion.discovery.config.DigestCredentials;
 import io.zkion.discovery.config.LocalAddresses;
+import io.zkion.discovery.config.ReleaseLineCheck;
 import io.zkion.discovery.config.SettingsCheck;
 import io.zkion.discovery.config.StartReport;
 import io.zkion.discovery.config.ZooKeeperConnector;
@@ -95,16 +97,23 @@ public abstract class AbstractZkIonDiscoverySpi extends ZkIonSpiSettings impleme
 
         ZooKeeperConnector zc = new ZooKeeperConnector(getZkConnectionString(), sesTimeout,
             DigestCredentials.resolve(digestAuth()), ignite == null ? null : ignite.name(), log)
-            .clientProperties(getZkClientProperties());
+            .clientProperties(getZkClientProperties()).readAccess(getZkRootPath(), getZkReadAccess());
 
         client = zc.connect();
 
         if (!zc.creatorOnly())
             log.warning(DigestCredentials.openWarning(getZkRootPath(), ((IgniteEx)ignite).context().security().enabled()));
 
+        if (!zc.creatorOnly() && getZkReadAccess() != null)
+            log.warning("zkReadAccess has no effect: without zkDigestAuth or a SASL login every znode is open already");
+
         int limit = getZkRequestSizeLimit() > 0 ? getZkRequestSizeLimit() : Integer.getInteger("jute.maxbuffer", ZK_DFLT_MAX_BUFFER);
         Codecs codecs = new Codecs(getEventFormats(), getMaxInflatedBytes(),
             ((IgniteEx)ignite).context().marshallerContext().jdkMarshaller(), U.resolveClassLoader(ignite.configuration()));
+        String otherLines = ReleaseLineCheck.warning(client, getZkRootPath(), codecs.control, BuildInfo.release());
+
+        if (otherLines != null)
+            log.warning(otherLines);
 
         DiscoveryHost host = new SpiHost(log, () -> lsnr, exchange, auth, this::getSpiContext, () -> locNodeAttrs,
             ignite == null ? null : ignite.name());

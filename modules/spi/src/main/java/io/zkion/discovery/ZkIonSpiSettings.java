@@ -24,6 +24,7 @@ public abstract class ZkIonSpiSettings extends IgniteSpiAdapter {
     private String[] eventFormats = {FormatId.ION_2.wireName(), FormatId.ION_1.wireName(), FormatId.JDK_ZLIB.wireName()};
     private String zkDigestAuth;
     private Properties zkClientProperties = new Properties();
+    private String zkReadAccess;
 
     public String getZkConnectionString() {
         return zkConnectionString;
@@ -153,6 +154,23 @@ public abstract class ZkIonSpiSettings extends IgniteSpiAdapter {
         return self();
     }
 
+    public String getZkReadAccess() {
+        return zkReadAccess;
+    }
+
+    /**
+     * One more ZooKeeper identity, given read access to the znodes this node creates, for monitoring (zkion-cli):
+     * {@code digest:user:<base64 SHA-1 of user:password>} ({@code zkion-cli digest} prints it; the password itself
+     * is never set here) or {@code sasl:name}. Only with {@code zkDigestAuth} or a SASL login, whose znodes are
+     * creator-only; join requests and payload parts stay creator-only. Znodes created before it was set keep their ACL
+     * until the cluster restarts whole.
+     */
+    @org.apache.ignite.spi.IgniteSpiConfiguration(optional = true)
+    public ZkIonDiscoverySpi setZkReadAccess(String zkReadAccess) {
+        this.zkReadAccess = zkReadAccess;
+        return self();
+    }
+
     private static Properties copy(Properties p) {
         Properties out = new Properties();
 
@@ -183,6 +201,7 @@ public abstract class ZkIonSpiSettings extends IgniteSpiAdapter {
         to.setEventFormats(eventFormats);
         to.setZkDigestAuth(zkDigestAuth);
         to.setZkClientProperties(zkClientProperties);
+        to.setZkReadAccess(zkReadAccess);
 
         return to;
     }
@@ -192,6 +211,7 @@ public abstract class ZkIonSpiSettings extends IgniteSpiAdapter {
             + ", sessionTimeout=" + sessionTimeout + ", joinTimeout=" + joinTimeout + ", clientReconnectDisabled="
             + clientReconnectDisabled + ", zkDigestAuth=" + (zkDigestAuth == null ? "none" : "****")
             + (zkClientProperties.isEmpty() ? "" : ", zkClientProperties=" + ZooKeeperConnector.shown(zkClientProperties))
+            + (zkReadAccess == null ? "" : ", zkReadAccess=" + zkReadAccess)
             + ']';
     }
 }

@@ -77,6 +77,59 @@ public class FormatAndAclTest extends ZkIonTestSupport {
         }
     }
 
+    /**
+     * A monitoring identity given read access with {@code zkReadAccess}: zkion-cli reads the status with it, and it can
+     * neither write nor delete; a client without credentials still reads nothing.
+     */
+    @Test(timeout = 120_000) public void aReadOnlyIdentityReadsTheStatusAndChangesNothing() throws Exception {
+        String readAccess = "digest:" + io.zkion.discovery.config.ZnodeAcls.digest("monitor:watch");
+        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkDigestAuth("ignite:secret")
+            .setZkReadAccess(readAccess)));
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi().setZkDigestAuth("ignite:secret")
+            .setZkReadAccess(readAccess)));
+
+        await("2 nodes", 10_000, () -> s1.cluster().nodes().size() == 2 && s2.cluster().nodes().size() == 2);
+
+        assertEquals(0, io.zkion.discovery.tools.ZkIonCli.execute(new String[] {"status", "--zk", zk.getConnectString(),
+            "--root", root, "--auth", "monitor:watch", "--expect-servers", "2"}));
+        assertEquals(4, io.zkion.discovery.tools.ZkIonCli.execute(new String[] {"status", "--zk", zk.getConnectString(),
+            "--root", root}));
+
+        try (CuratorFramework monitor = newClient("monitor:watch")) {
+            // A join request it may not read (where a joiner's credentials travel) is shown as refused, not fatal:
+            // on a root of its own, which no coordinator answers meanwhile.
+            try (CuratorFramework owner = newClient("ignite:secret")) {
+                owner.create().creatingParentsIfNeeded().withACL(new io.zkion.discovery.config.ZnodeAcls(root + "-d",
+                    readAccess).getAclForPath(root + "-d/join/x")).forPath(root + "-d/join/" + java.util.UUID.randomUUID(),
+                    new byte[] {1});
+            }
+
+            String dump = new IonStateDump(monitor, root + "-d").dump();
+
+            assertTrue(dump, dump.contains("refused: these credentials may not read it"));
+
+            String alive = root + "/alive/" + s2.cluster().localNode().id();
+
+            assertEquals(2, monitor.getChildren().forPath(root + "/alive").size());
+
+            try {
+                monitor.setData().forPath(root + "/state", new byte[] {1});
+                fail("The read-only identity wrote the state");
+            }
+            catch (KeeperException.NoAuthException expected) {
+                // Read only.
+            }
+
+            try {
+                monitor.delete().forPath(alive);
+                fail("The read-only identity deleted an alive znode");
+            }
+            catch (KeeperException.NoAuthException expected) {
+                // Delete needs the parent's DELETE.
+            }
+        }
+    }
+
     private ClusterState state() throws Exception {
         try (CuratorFramework c = newClient(null)) {
             return codec.decodeState(c.getData().forPath(root + "/state"), "state");

@@ -77,10 +77,32 @@ public class NewerRecordsTest {
         System.out.println("[newer-records] " + kinds + " record fixtures, " + read + " newer variants read with their"
             + " unknown fields skipped, " + refused + " refused by name");
 
-        assertEquals("record fixtures (every control record kind)", 12, kinds);
+        assertEquals("record fixtures (every control record kind, and 0.2.0's alive records)", 14, kinds);
         assertTrue("no variant read", read > 0);
         // The next envelope version, at least, is refused by every reader.
         assertTrue("no variant refused", refused >= kinds * readers.size());
+    }
+
+    /**
+     * The alive record of 0.2.0, with who the node is (host, consistent id, order, release) in fields added last:
+     * 0.1.0 reads it to the same client, formats and ack as this build, so mixed clusters need no new record version.
+     */
+    @Test public void release010ReadsTheAliveRecordOf020() throws Throwable {
+        for (String name : new String[] {"alive-node.zkc", "alive-node-joining.zkc"}) {
+            byte[] rec = Files.readAllBytes(FIXTURES.resolve(name));
+            String old = OlderReader.describe(readers.get(0).decodeControl("Alive", rec, name));
+            String now = OlderReader.describe(readers.get(1).decodeControl("Alive", rec, name));
+
+            for (String f : new String[] {"ack", "client", "formats"}) {
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\b" + f + "=(\\[[^]]*]|\\S+)").matcher(old);
+
+                assertTrue(old, m.find());
+                assertTrue(name + ": 0.1.0 read " + m.group() + ", this build " + now, now.contains(" " + m.group() + " ") || now.contains("{" + m.group() + " "));
+            }
+
+            assertTrue(old, !old.contains("host="));
+            assertTrue(now, now.contains("host=") && now.contains("release=0.2.0"));
+        }
     }
 
     /** A newer parts manifest (its next version, longer or not) is refused by name, never taken for a payload. */

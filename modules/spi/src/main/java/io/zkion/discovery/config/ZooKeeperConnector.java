@@ -17,14 +17,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.ACLProvider;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.zookeeper.ClientCnxnSocketNetty;
 import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.apache.zookeeper.data.ACL;
 
 /**
  * Opens the Curator client a node runs on: the session timeout, retries, a bound on every request, digest
@@ -40,6 +38,9 @@ public final class ZooKeeperConnector {
     private final String digestAuth;
     private final String instanceName;
     private final IgniteLogger log;
+
+    /** The ACLs of what this node creates when it authenticates: creator-only, and maybe read for a monitor. */
+    private ZnodeAcls acls = new ZnodeAcls("/", null);
 
     /** ZooKeeper client properties for this client only (TLS, SASL), over the system properties. */
     private Properties clientProperties = new Properties();
@@ -116,6 +117,18 @@ public final class ZooKeeperConnector {
         return this;
     }
 
+    /** Gives {@code readAccess} ({@code scheme:id}, or null) read on the znodes under {@code root} this node creates. */
+    public ZooKeeperConnector readAccess(String root, String readAccess) {
+        try {
+            acls = new ZnodeAcls(root, readAccess);
+        }
+        catch (IllegalArgumentException e) {
+            throw new IgniteSpiException("ZkIonDiscoverySpi: " + e.getMessage());
+        }
+
+        return this;
+    }
+
     /** @return What the node says as it starts, known once {@link #connect()} returned. */
     public StartReport report() {
         return report;
@@ -185,17 +198,8 @@ public final class ZooKeeperConnector {
         // Creator-only for the identity this session authenticates as: the digest's, or the SASL login's.
         creatorOnly = digestAuth != null || SaslLogin.configured(cfg);
 
-        if (creatorOnly) {
-            b.aclProvider(new ACLProvider() {
-                @Override public List<ACL> getDefaultAcl() {
-                    return ZooDefs.Ids.CREATOR_ALL_ACL;
-                }
-
-                @Override public List<ACL> getAclForPath(String path) {
-                    return ZooDefs.Ids.CREATOR_ALL_ACL;
-                }
-            });
-        }
+        if (creatorOnly)
+            b.aclProvider(acls);
 
         CuratorFramework c = b.build();
 

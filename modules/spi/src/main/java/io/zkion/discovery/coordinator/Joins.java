@@ -1,5 +1,6 @@
 package io.zkion.discovery.coordinator;
 
+import io.zkion.discovery.internal.AliveRecord;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -16,7 +17,6 @@ import io.zkion.discovery.codec.event.FormatId;
 import io.zkion.discovery.codec.ion.JoinedEventData;
 import io.zkion.discovery.codec.ion.NodeRecord;
 import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
-import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.JoinRequest;
@@ -242,7 +242,7 @@ final class Joins {
         ops.addAll(store.deleteOps(paths.join(id), p.manifest));
         // Setting the joiner's ack fails the whole join if its session is already gone. The ack (1) is below every
         // event id, so that the log stays until the joiner has found its join event and acked it itself.
-        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(node.isClient(), req.formats, 1))));
+        ops.add(store.setDataOp(paths.alive(id), codec.encode(AliveRecord.of(node, req.formats, 1, null))));
 
         if (dataZnode != null && !byRef) // Copied into the log after all: nobody reads it.
             ops.addAll(store.deleteOps(paths.node(id), dataZnode.manifest));

@@ -1,6 +1,7 @@
 package io.zkion.discovery.engine;
 
-import io.zkion.discovery.codec.msg.AliveInfo;
+import io.zkion.discovery.internal.AliveRecord;
+import io.zkion.discovery.config.BuildInfo;
 import io.zkion.discovery.engine.NodeEngine.State;
 import io.zkion.discovery.member.Applied;
 import io.zkion.discovery.member.Member;
@@ -75,7 +76,7 @@ final class AckWriter {
         List<String> names = ctx.formats().wireNames();
 
         ctx.store().setData(ctx.paths().alive(ctx.local().id()),
-            ctx.codec().encode(new AliveInfo(ctx.local().isClient(), names, last)));
+            ctx.codec().encode(AliveRecord.of(ctx.local(), names, last, BuildInfo.release())));
         ackWritten = last;
         unacked = 0;
     }

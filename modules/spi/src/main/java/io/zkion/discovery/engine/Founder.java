@@ -1,5 +1,7 @@
 package io.zkion.discovery.engine;
 
+import io.zkion.discovery.internal.AliveRecord;
+import io.zkion.discovery.config.BuildInfo;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,7 +15,6 @@ import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.event.FormatId;
 import io.zkion.discovery.codec.ion.JoinedEventData;
 import io.zkion.discovery.codec.ion.NodeRecord;
-import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.GateState;
@@ -123,7 +124,7 @@ final class Founder {
 
         if (dataZnode != null)
             ops.addAll(dataZnode.ops);
-        ops.add(store.setDataOp(paths.alive(id), codec.encode(new AliveInfo(false, formats.wireNames(), 1))));
+        ops.add(store.setDataOp(paths.alive(id), codec.encode(AliveRecord.of(local, formats.wireNames(), 1, BuildInfo.release()))));
         // A dead cluster may have left the gate closed; members write in the new cluster's format.
         ops.add(store.setDataOp(paths.gate, codec.encode(new GateState(true, format, state.logEpoch))));
 

@@ -1,10 +1,11 @@
 package io.zkion.discovery.engine;
 
+import io.zkion.discovery.internal.AliveRecord;
+import io.zkion.discovery.config.BuildInfo;
 import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.event.FormatId;
 import io.zkion.discovery.codec.ion.NodeRecord;
 import io.zkion.discovery.codec.ion.TopologySnapshotCodec;
-import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.JoinRequest;
@@ -146,7 +147,7 @@ final class Joiner {
             : new JoinRequest(id, local.isClient(), readable, nodeBytes, joinData, credBytes));
         JoinRequestWriter writer = new JoinRequestWriter(store, id, request,
             byRef ? codec.encode(new NodeData(nodeBytes, joinData)) : null,
-            codec.encode(new AliveInfo(local.isClient(), readable, 0)), log);
+            codec.encode(AliveRecord.of(local, readable, 0, BuildInfo.release())), log);
 
         store.deleteQuietly(paths.joined(id)); // An answer left from an earlier attempt with this id.
 

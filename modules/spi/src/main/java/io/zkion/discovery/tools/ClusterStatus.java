@@ -129,6 +129,9 @@ final class ClusterStatus {
 
             alive.add(new Alive(id, info));
         }
+
+        // In join order; nodes still joining (no order yet) and unreadable records last.
+        alive.sort(Comparator.comparingLong(a -> a.info == null || a.info.order == 0 ? Long.MAX_VALUE : a.info.order));
     }
 
     private void readJoins(ZkStore store, long now) throws Exception {

@@ -75,6 +75,10 @@ public final class IonStateDump {
         catch (RuntimeException e) {
             return note("unreadable: " + e.getMessage());
         }
+        catch (org.apache.zookeeper.KeeperException.NoAuthException e) {
+            // A join request or payload part, which a read-only identity (zkReadAccess) may not read.
+            return note("refused: these credentials may not read it");
+        }
 
         if (data == null || data.length == 0)
             return note(data == null ? "gone" : "empty");

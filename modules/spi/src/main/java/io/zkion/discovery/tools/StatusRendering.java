@@ -17,7 +17,8 @@ final class StatusRendering {
 
         line(sb, "cluster", st.state.clusterId + " under " + st.root);
         line(sb, "health", st.problems.isEmpty() ? "healthy" : "UNHEALTHY: " + String.join("; ", st.problems));
-        line(sb, "coordinator", String.valueOf(st.state.coordinator));
+        line(sb, "coordinator", st.state.coordinator + st.alive.stream().filter(a -> a.id.equals(st.state.coordinator)
+            && a.info != null).findFirst().map(a -> " (" + who(a) + ")").orElse(""));
         line(sb, "topology", "version " + st.state.topVer + ", " + st.alive.size() + " alive (" + st.servers()
             + " servers" + (st.expect.servers > 0 ? ", " + st.expect.servers + " expected" : "") + ")"
             + (st.joining() == 0 ? "" : ", " + st.joining() + " of them joining"));
@@ -37,12 +38,22 @@ final class StatusRendering {
             line(sb, "slowest ack", slow.id + " at event " + slow.info.ack);
 
         for (Alive a : st.alive) {
-            sb.append("  ").append(a.id).append(a.info == null ? "  (record unreadable)"
-                : (a.info.client ? "  client" : "  server") + "  ack " + a.info.ack + "  reads "
-                + String.join(",", a.info.formats)).append('\n');
+            sb.append("  ").append(a.info == null ? a.id + "  (record unreadable)"
+                : String.format("%-7s %-6s %-40s ack %-8d reads %-22s %s", a.info.order > 0 ? "#" + a.info.order : "#?",
+                a.info.client ? "client" : "server", who(a), a.info.ack, String.join(",", a.info.formats), a.id))
+                .append('\n');
         }
 
         return sb.toString();
+    }
+
+    /** @return Where a node runs and what it is, as its record says: host, consistent id, release. */
+    private static String who(Alive a) {
+        String cid = a.info.consistentId == null || a.info.consistentId.equals(a.info.host) ? ""
+            : " " + a.info.consistentId;
+
+        return (a.info.host == null ? "?" : a.info.host) + cid + " " + (a.info.release == null ? "release<0.2"
+            : a.info.release);
     }
 
     private static void line(StringBuilder sb, String label, String value) {
@@ -110,7 +121,13 @@ final class StatusRendering {
 
             if (a.info != null) {
                 sb.append(",\"client\":").append(a.info.client).append(",\"ack\":").append(a.info.ack)
-                    .append(",\"formats\":[");
+                    .append(",\"order\":").append(a.info.order).append(',');
+                Json.field(sb, "host", a.info.host);
+                sb.append(',');
+                Json.field(sb, "consistentId", a.info.consistentId);
+                sb.append(',');
+                Json.field(sb, "release", a.info.release);
+                sb.append(",\"formats\":[");
 
                 for (int k = 0; k < a.info.formats.size(); k++)
                     sb.append(k == 0 ? "" : ",").append(Json.string(a.info.formats.get(k)));

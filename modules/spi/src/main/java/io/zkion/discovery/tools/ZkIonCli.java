@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import io.zkion.discovery.config.BuildInfo;
+import io.zkion.discovery.config.ZnodeAcls;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.CuratorFramework;
@@ -24,7 +25,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "zkion-cli", mixinStandardHelpOptions = true, versionProvider = ZkIonCli.Version.class,
     description = "Shows the live discovery state of a ZkIon Discovery cluster in ZooKeeper.",
-    subcommands = {ZkIonCli.Status.class, ZkIonCli.Dump.class})
+    subcommands = {ZkIonCli.Status.class, ZkIonCli.Dump.class, ZkIonCli.Digest.class})
 public final class ZkIonCli implements Callable<Integer> {
     /** {@code --version}: the release, and the Ignite line the jar is built for. */
     static final class Version implements CommandLine.IVersionProvider {
@@ -147,6 +148,25 @@ public final class ZkIonCli implements Callable<Integer> {
         }
     }
 
+    @Command(name = "digest", mixinStandardHelpOptions = true,
+        description = "Prints the ZooKeeper digest id of user:password, for the SPI's zkReadAccess: digest:user:<hash>."
+            + " The password is read from a file, so that it is not on a command line.")
+    static final class Digest implements Callable<Integer> {
+        @Option(names = "--auth-file", required = true, description = "a file whose first line is user:password")
+        String authFile;
+
+        @Override public Integer call() throws Exception {
+            List<String> lines = Files.readAllLines(Paths.get(authFile), StandardCharsets.UTF_8);
+
+            if (lines.isEmpty() || !lines.get(0).contains(":"))
+                throw new IllegalArgumentException("--auth-file " + authFile + " does not start with a user:password line");
+
+            System.out.println("digest:" + ZnodeAcls.digest(lines.get(0).trim()));
+
+            return 0;
+        }
+    }
+
     @Override public Integer call() {
         CommandLine.usage(this, System.out);
 
@@ -158,7 +178,7 @@ public final class ZkIonCli implements Callable<Integer> {
     }
 
     /** @return The exit code of the command {@code args} name, run; what it prints goes to System.out and err. */
-    static int execute(String[] args) {
+    public static int execute(String[] args) {
         CommandLine cli = new CommandLine(new ZkIonCli());
         boolean json = Arrays.asList(args).contains("--json");
 

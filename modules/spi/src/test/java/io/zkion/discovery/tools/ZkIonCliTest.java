@@ -36,6 +36,7 @@ public class ZkIonCliTest {
     private static final IonSystem ION = IonSystemBuilder.standard().build();
     private static final ControlCodec CODEC = new ControlCodec(StreamingZip.defaults());
     private static final UUID CRD = new UUID(1, 1);
+    private static final UUID OLD = new UUID(1, 2);
 
     private TestingServer zk;
     private CuratorFramework c;
@@ -81,7 +82,10 @@ public class ZkIonCliTest {
             CODEC.encode(new ClusterState(new UUID(9, 9), 1, 3, 3, "ion-2", CRD)));
         c.create().forPath(root + "/gate", CODEC.encode(new GateState(gateOpen, "ion-2")));
         c.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
-            .forPath(root + "/alive/" + CRD, CODEC.encode(new AliveInfo(false, List.of("ion-2"), 3)));
+            .forPath(root + "/alive/" + CRD, CODEC.encode(new AliveInfo(false, List.of("ion-2"), 3, "db-1.example",
+                "10.0.0.5:47500", 1, "0.2.0")));
+        c.create().withMode(CreateMode.EPHEMERAL).forPath(root + "/alive/" + OLD, // A node of 0.1.0, its record bare.
+            CODEC.encode(new AliveInfo(false, List.of("ion-1"), 3)));
         c.create().creatingParentsIfNeeded().forPath(root + "/join/placeholder");
         c.delete().forPath(root + "/join/placeholder");
         c.create().creatingParentsIfNeeded().forPath(root + "/log/e0-0000000003");
@@ -142,8 +146,13 @@ public class ZkIonCliTest {
         assertTrue(out, out.contains("healthy") && out.contains("none pending") && out.contains("gate           CLOSED for ")
             && out.contains("the oldest written "));
 
-        assertEquals(ExitCode.UNHEALTHY, cli(concat(base, "--expect-servers", "2")));
-        assertTrue(out, out.contains("1 server(s) in the cluster, 2 expected"));
+        // Who each node is, in join order: the coordinator first, with its host, consistent id and release.
+        assertTrue(out, out.contains("coordinator    " + CRD + " (db-1.example 10.0.0.5:47500 0.2.0)"));
+        assertTrue(out, out.indexOf("#1 ") < out.indexOf("#? ") && out.contains("db-1.example 10.0.0.5:47500 0.2.0")
+            && out.contains("? release<0.2"));
+
+        assertEquals(ExitCode.UNHEALTHY, cli(concat(base, "--expect-servers", "3")));
+        assertTrue(out, out.contains("2 server(s) in the cluster, 3 expected"));
 
         UUID joiner = new UUID(2, 2);
 
@@ -168,6 +177,10 @@ public class ZkIonCliTest {
         IonStruct alive = (IonStruct)((com.amazon.ion.IonList)st.get("alive")).get(0);
         assertEquals(CRD.toString(), ((com.amazon.ion.IonText)alive.get("id")).stringValue());
         assertEquals(3, ((com.amazon.ion.IonInt)alive.get("ack")).intValue());
+        assertEquals(1, ((com.amazon.ion.IonInt)alive.get("order")).intValue());
+        assertEquals("db-1.example", ((com.amazon.ion.IonText)alive.get("host")).stringValue());
+        assertEquals("10.0.0.5:47500", ((com.amazon.ion.IonText)alive.get("consistentId")).stringValue());
+        assertEquals("0.2.0", ((com.amazon.ion.IonText)alive.get("release")).stringValue());
     }
 
     private static String[] concat(String[] a, String... b) {

@@ -15,8 +15,9 @@ import io.zkion.discovery.codec.zip.StreamingZip;
 /**
  * The golden fixtures of every control record kind (the znodes beside the log: state, gate, alive, join request,
  * join answer, node data), in the envelope each is written in, and of the {@code jdk-zlib} event format. {@link #main}
- * wrote them once, at release 0.1.0; they are never regenerated: a release that changes a record adds fixtures of
- * its new version beside these, and every later build must still read these to the same values.
+ * wrote them once, at release 0.1.0 ({@link #since020} at 0.2.0); they are never regenerated: a release that changes
+ * a record adds fixtures of its new version beside these, and every later build must still read these to the same
+ * values.
  */
 public final class ControlFixtures {
     static final String DIR = "fixtures/control/";
@@ -48,6 +49,19 @@ public final class ControlFixtures {
         m.put("join-answer-unreadable", JoinResult.rejected(JoinResult.Refusal.UNREADABLE_REQUEST,
             "The coordinator could not read the join request: test"));
         m.put("node-data", new NodeData(new byte[] {10, 11, 12}, new byte[] {13}));
+        m.putAll(since020());
+
+        return m;
+    }
+
+    /** The fixtures added in release 0.2.0: the alive record with who the node is (host, consistent id, order, release). */
+    static Map<String, Object> since020() {
+        Map<String, Object> m = new LinkedHashMap<>();
+
+        m.put("alive-node", new AliveInfo(false, Arrays.asList("ion-2", "ion-1", "jdk-zlib"), 9_217, "10.0.0.5",
+            "10.0.0.5:47500", 7, "0.2.0"));
+        m.put("alive-node-joining", new AliveInfo(true, Arrays.asList("ion-2"), 0, "app-3.example", "app-3:47100", 0,
+            "0.2.0"));
 
         return m;
     }
@@ -73,15 +87,24 @@ public final class ControlFixtures {
 
         Files.createDirectories(base.resolve(DIR));
 
-        for (Map.Entry<String, Object> e : records().entrySet())
-            Files.write(base.resolve(DIR + e.getKey() + ".zkc"), encode(codec, e.getValue()));
+        // Written once: a fixture already there is never rewritten, so that adding one leaves the others as they are.
+        for (Map.Entry<String, Object> e : records().entrySet()) {
+            Path f = base.resolve(DIR + e.getKey() + ".zkc");
+
+            if (!Files.exists(f))
+                Files.write(f, encode(codec, e.getValue()));
+        }
 
         Files.createDirectories(base.resolve(JDK_DIR));
 
         JdkZlibEventFormat jdk = new JdkZlibEventFormat(JdkMarshallers.create(), StreamingZip.defaults());
 
         for (Map.Entry<String, io.zkion.discovery.codec.event.EventBatch> e : io.zkion.discovery.codec.ion.Fixtures
-            .batches().entrySet())
-            Files.write(base.resolve(JDK_DIR + e.getKey() + ".zkj"), jdk.encode(e.getValue()));
+            .batches().entrySet()) {
+            Path f = base.resolve(JDK_DIR + e.getKey() + ".zkj");
+
+            if (!Files.exists(f))
+                Files.write(f, jdk.encode(e.getValue()));
+        }
     }
 }

@@ -67,7 +67,8 @@ public class ControlFixturesTest {
         if (rec instanceof AliveInfo) {
             AliveInfo a = (AliveInfo)rec;
 
-            return "alive client=" + a.client + " formats=" + a.formats + " ack=" + a.ack;
+            return "alive client=" + a.client + " formats=" + a.formats + " ack=" + a.ack + " host=" + a.host
+                + " consistentId=" + a.consistentId + " order=" + a.order + " release=" + a.release;
         }
 
         if (rec instanceof JoinRequest) {
