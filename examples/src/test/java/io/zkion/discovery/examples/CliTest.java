@@ -57,6 +57,9 @@ public class CliTest {
         assertTrue(r.out, r.out.contains("healthy") && !r.out.contains("UNHEALTHY"));
         assertTrue(r.out, r.out.contains("coordinator    " + first.cluster().localNode().id()));
         assertTrue(r.out, r.out.contains("2 alive (2 servers)"));
+        // Who each node is, from its own alive record: order, host, release.
+        assertTrue(r.out, r.out.contains("#1 ") && r.out.contains("#2 ")
+            && r.out.contains(" " + io.zkion.discovery.config.BuildInfo.release() + " "));
         assertFalse("no slf4j notice: " + r.err, r.err.contains("SLF4J"));
 
         IonStruct json = (IonStruct)ION.singleValue(cli("status", "--json", "--zk", zk.getConnectString(), "--root",

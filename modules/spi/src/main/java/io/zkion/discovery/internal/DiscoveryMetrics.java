@@ -154,7 +154,7 @@ public final class DiscoveryMetrics {
             + " deliver them).", undeliverable);
         add(own, "LogRollovers", "Times this node, as coordinator, started the event log afresh in a new epoch.",
             logRollovers);
-        add(own, "ZkOutages", "Times this joined node lost ZooKeeper and held its place (see the README's outage rule).",
+        add(own, "ZkOutages", "Times this joined node lost ZooKeeper and held its place (docs/operations.md, section 5).",
             outages);
         add(own, "ZkOutageMillis", "Time this node spent without ZooKeeper, ended outages, ms.", outageMillis);
         own.register("ZkOutageSince", () -> outageSince, "When the current ZooKeeper outage started (epoch ms), 0 if"

@@ -3,7 +3,7 @@ package io.zkion.discovery.tools;
 import org.apache.zookeeper.KeeperException;
 
 /**
- * zkion-cli's exit codes, one per thing a script must tell apart, and which a failure maps to. README lists them.
+ * zkion-cli's exit codes, one per thing a script must tell apart, and which a failure maps to. docs/operations.md (section 7) lists them.
  */
 final class ExitCode {
     static final int HEALTHY = 0;
