@@ -48,7 +48,7 @@ final class SpiMBean extends IgniteSpiMBeanAdapter implements ZkIonDiscoverySpiM
         return String.valueOf(spi.getLocalNode());
     }
 
-    /** Fails the node, as {@code failNode} does: clients only, see the SPI. */
+    /** Fails the node, server or client, as {@code failNode} does. */
     @Override public void excludeNode(String nodeId) {
         spi.failNode(UUID.fromString(nodeId), "excluded through JMX");
     }

@@ -94,6 +94,9 @@ public class FormatAndAclTest extends ZkIonTestSupport {
             "--root", root, "--auth", "monitor:watch", "--expect-servers", "2"}));
         assertEquals(4, io.zkion.discovery.tools.ZkIonCli.execute(new String[] {"status", "--zk", zk.getConnectString(),
             "--root", root}));
+        // Evicting needs the cluster's own credentials: the read-only identity is refused.
+        assertEquals(4, io.zkion.discovery.tools.ZkIonCli.execute(new String[] {"evict", "--zk", zk.getConnectString(),
+            "--root", root, "--auth", "monitor:watch", "--node", s2.cluster().localNode().id().toString()}));
 
         try (CuratorFramework monitor = newClient("monitor:watch")) {
             // A join request it may not read (where a joiner's credentials travel) is shown as refused, not fatal:

@@ -68,16 +68,23 @@ final class Queries {
         }
     }
 
-    /** Removes a client's alive node; the coordinator then reports it failed, and the client rejoins or stops. */
+    /**
+     * Forces a node out, server or client, as the stock SPI does: removes its alive znode, so that the coordinator
+     * reports it failed, at one topology version on every node. The node itself, once it sees that, stops as
+     * segmented (a server) or rejoins (a client that may). A hung server that still holds its ZooKeeper session can so
+     * be removed; ZkIon never calls this for a server on its own.
+     */
     void failNode(UUID id, String warning) {
         ZkIonClusterNode n = membership.topology().node(id);
 
-        if (n == null || !n.isClient()) {
-            log.warning("Only client nodes can be failed through discovery; ignoring the request for " + id
+        if (n == null) {
+            log.warning("Asked to fail node " + id + ", which is not in the topology; ignored"
                 + (warning != null ? " (" + warning + ")" : ""));
             return;
         }
 
+        log.warning("Failing " + (n.isClient() ? "client " : "server ") + id + " through discovery"
+            + (warning != null ? ": " + warning : ""));
         store.deleteQuietly(paths.alive(id));
     }
 

@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Paths;
 import java.util.Arrays;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import io.zkion.discovery.config.BuildInfo;
@@ -14,6 +15,7 @@ import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
+import org.apache.zookeeper.KeeperException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +27,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "zkion-cli", mixinStandardHelpOptions = true, versionProvider = ZkIonCli.Version.class,
     description = "Shows the live discovery state of a ZkIon Discovery cluster in ZooKeeper.",
-    subcommands = {ZkIonCli.Status.class, ZkIonCli.Dump.class, ZkIonCli.Digest.class})
+    subcommands = {ZkIonCli.Status.class, ZkIonCli.Dump.class, ZkIonCli.Evict.class, ZkIonCli.Digest.class})
 public final class ZkIonCli implements Callable<Integer> {
     /** {@code --version}: the release, and the Ignite line the jar is built for. */
     static final class Version implements CommandLine.IVersionProvider {
@@ -144,6 +146,36 @@ public final class ZkIonCli implements Callable<Integer> {
                 System.out.print(new IonStateDump(c, conn.root, json).dump());
 
                 return 0;
+            });
+        }
+    }
+
+    @Command(name = "evict", mixinStandardHelpOptions = true,
+        description = "Forces a node out, server or client: removes its alive znode, and the coordinator fails it at one"
+            + " topology version everywhere; a server then stops itself, a client rejoins. For a hung node that still"
+            + " holds its ZooKeeper session. Needs the cluster's own credentials: a read-only identity is refused (4).")
+    static final class Evict implements Callable<Integer> {
+        @Mixin Connection conn;
+
+        @Option(names = "--node", required = true, description = "the node's id, as status shows it")
+        UUID node;
+
+        @Override public Integer call() throws Exception {
+            return conn.run(c -> {
+                String path = new ZkPaths(conn.root).alive(node);
+
+                try {
+                    c.delete().forPath(path);
+                }
+                catch (KeeperException.NoNodeException e) {
+                    System.err.println("zkion-cli: no node " + node + " is alive under " + conn.root);
+                    return ExitCode.ERROR;
+                }
+
+                System.out.println("evicted " + node + ": the coordinator fails it; a server stops itself when it sees"
+                    + " that, a client rejoins");
+
+                return ExitCode.HEALTHY;
             });
         }
     }
