@@ -82,6 +82,7 @@ public final class ChaosRun {
 
             Set<String> stopped = cluster.stopAll();
 
+            record(faults.size(), newExits());
             record(faults.size(), new HistoryChecker(histories(), stopped, Long.MAX_VALUE).check());
             record(0, heldAcks.violations(histories(), faults, started));
 
@@ -105,6 +106,20 @@ public final class ChaosRun {
         return report;
     }
 
+    /** How many of the cluster's unplanned exits are judged already. */
+    private int exitsJudged;
+
+    /** @return The exits no fault asked for since the last call, each a violation: wrongly segmented, crashed, unclean. */
+    private List<Violation> newExits() {
+        List<String> exits = cluster.unplannedExits;
+        List<Violation> out = new ArrayList<>();
+
+        for (; exitsJudged < exits.size(); exitsJudged++)
+            out.add(new Violation(Violation.UNPLANNED_EXIT, exits.get(exitsJudged)));
+
+        return out;
+    }
+
     /** @return Whether the run goes on: the cluster settled after the fault. */
     private boolean faultAndRecover(FaultInjector injector, Fault f) throws Exception {
         faults.add(f);
@@ -124,6 +139,8 @@ public final class ChaosRun {
         else
             violations.add(new Violation(Violation.RECOVERY, "the cluster did not settle within "
                 + settings.recoveryTimeoutMs + " ms after fault " + f.index + " (" + f.kind + ' ' + f.target + ')'));
+
+        violations.addAll(newExits());
 
         for (Violation v : violations) {
             if (v.fault == 0)

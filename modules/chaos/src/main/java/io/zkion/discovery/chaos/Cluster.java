@@ -133,12 +133,45 @@ final class Cluster {
             if (n.alive())
                 continue;
 
-            if (!expectedDown.remove(n.name))
+            if (refusedForItsLastLife(n))
+                expectedDown.add(n.name); // Started again at once, as an operator might: it fails until the last one is out.
+            else if (!expectedDown.remove(n.name))
                 unplannedExits.add(n.key() + " exited " + n.exitCode() + " at " + System.currentTimeMillis()
                     + " with no fault aimed at it");
 
             start(n.name, n.client);
         }
+    }
+
+    /**
+     * @return Whether {@code n} failed to start only because its previous incarnation, killed or expired, is still in
+     *      the topology: it has the same consistent id, and Ignite refuses a second node with the same affinity hash
+     *      until the first is failed (any discovery SPI does). Its start fails cleanly, naming that node.
+     */
+    private boolean refusedForItsLastLife(NodeProcess n) throws IOException {
+        String refusal = null;
+
+        for (NodeHistory.Line l : NodeHistory.read(n.logFile()).lines) {
+            if (l.kind.equals("STARTFAIL"))
+                refusal = String.join(" ", l.fields);
+        }
+
+        if (refusal == null || !refusal.contains("same_hash_code_for_partitioned_affinity"))
+            return false;
+
+        for (NodeProcess old : past) {
+            if (old.name.equals(n.name) && old != n) {
+                for (NodeHistory.Line l : NodeHistory.read(old.logFile()).lines) {
+                    String id = l.field("id");
+
+                    if ((l.kind.equals("START") || l.kind.equals("RECONNECTED")) && id != null
+                        && refusal.contains("existingNodeId=" + id))
+                        return true;
+                }
+            }
+        }
+
+        return false;
     }
 
     /**

@@ -45,6 +45,8 @@ final class HistoryChecker {
         checkMessageCounts();
         checkMessageOrder();
         checkDelivery();
+        checkAcksFollowTheirMessages();
+        checkDeliveredEverywhere();
         checkNothingAfterOwnEnd(eventOf);
         checkGets();
 
@@ -193,6 +195,118 @@ final class HistoryChecker {
                     heldAcks.add(h.key + ' ' + d.getKey() + ' ' + d.getValue());
             }
         }
+    }
+
+    /**
+     * A node delivers a message's ack after the message, never before; and never the ack alone while it was a member
+     * when the message was logged (the message's topology version is its join version or later).
+     */
+    private void checkAcksFollowTheirMessages() {
+        Map<String, First> msgs = firstDeliveries(false);
+
+        for (NodeHistory h : all) {
+            Set<String> delivered = new HashSet<>();
+            Set<String> ackedFirst = new HashSet<>();
+
+            for (NodeHistory.View v : h.views) {
+                for (NodeHistory.Line l : v.messages) {
+                    String tag = l.fields[1];
+
+                    if (l.kind.equals("MSG")) {
+                        delivered.add(tag);
+
+                        if (ackedFirst.contains(tag))
+                            add(Violation.MESSAGES, h.key + " delivered the ack of " + tag + " before " + tag);
+                    }
+                    else if (!delivered.contains(tag))
+                        ackedFirst.add(tag);
+                }
+            }
+
+            for (NodeHistory.View v : h.views) {
+                for (NodeHistory.Line l : v.messages) {
+                    First msg = msgs.get(l.fields[1]);
+
+                    if (l.kind.equals("ACK") && !delivered.contains(l.fields[1]) && msg != null && msg.owedBy(v))
+                        add(Violation.MESSAGES, h.key + " delivered the ack of " + l.fields[1] + " but never " + l.fields[1]
+                            + ", logged at topVer " + msg.topVer + " while it was a member (joined at " + v.order + ')');
+                }
+            }
+        }
+    }
+
+    /**
+     * What one node delivered, every survivor that was a member when it was logged delivered too: a message whose
+     * send never returned (its sender died in it) as well, by topology version ({@link First#owedBy}). Acks only
+     * at the end: until then a late one is held (see {@link #heldAcks}), not lost.
+     */
+    private void checkDeliveredEverywhere() {
+        Map<String, First> msgs = firstDeliveries(false);
+        Map<String, First> acks = cutoff == Long.MAX_VALUE ? firstDeliveries(true) : Map.of();
+
+        for (NodeHistory h : all) {
+            NodeHistory.View v = h.current();
+
+            if (!survivors.contains(h.key) || v.id == null)
+                continue;
+
+            Set<String> got = new HashSet<>();
+
+            for (NodeHistory.View w : h.views)
+                w.messages.forEach(l -> got.add(l.kind + ' ' + l.fields[1]));
+
+            for (Map.Entry<String, First> e : msgs.entrySet())
+                missing(h, v, got, "MSG", e.getKey(), e.getValue());
+
+            for (Map.Entry<String, First> e : acks.entrySet())
+                missing(h, v, got, "ACK", e.getKey(), e.getValue());
+        }
+    }
+
+    private void missing(NodeHistory h, NodeHistory.View v, Set<String> got, String kind, String tag, First f) {
+        if (f.owedBy(v) && !got.contains(kind + ' ' + tag))
+            add(Violation.MESSAGES, h.key + " never delivered " + (kind.equals("ACK") ? "the ack of " : "") + tag
+                + ", which others delivered at topVer " + f.topVer + ", after it joined at " + v.order);
+    }
+
+    /** Where a message (or ack) was first delivered: its topology version, and the time. */
+    private static final class First {
+        final long topVer;
+        final long time;
+
+        First(long topVer, long time) {
+            this.topVer = topVer;
+            this.time = time;
+        }
+
+        /**
+         * @return Whether a node in view {@code v} owed it: a member when it was logged (at its join version or
+         *      later), and listening when it was first delivered. A node's listener is on only from its START line, so
+         *      what reached it while Ignite was still starting is not in its log.
+         */
+        boolean owedBy(NodeHistory.View v) {
+            return v.id != null && topVer >= v.order && time > v.since;
+        }
+    }
+
+    /** @return Each message (or ack) first delivered before the cutoff, anywhere. */
+    private Map<String, First> firstDeliveries(boolean acks) {
+        Map<String, First> out = new HashMap<>();
+
+        for (NodeHistory h : all) {
+            for (NodeHistory.View v : h.views) {
+                for (NodeHistory.Line l : v.messages) {
+                    First f = out.get(l.fields[1]);
+
+                    if (l.kind.equals("ACK") == acks && (f == null || l.time < f.time))
+                        out.put(l.fields[1], new First(Long.parseLong(l.fields[0]), l.time));
+                }
+            }
+        }
+
+        out.values().removeIf(f -> f.time >= cutoff);
+
+        return out;
     }
 
     /** A node failed or gone at topVer F delivers nothing at F or later under that id: it would be half-alive. */

@@ -14,6 +14,8 @@ final class Violation {
     static final String HALF_ALIVE = "no-half-alive-node";
     /** Znodes left after the cluster stopped. */
     static final String ZNODES = "no-znode-left";
+    /** A node exited with no fault aimed at it (wrongly segmented, crashed), or did not stop cleanly when asked. */
+    static final String UNPLANNED_EXIT = "no-unplanned-exit";
     /** The cluster did not settle again after a fault. */
     static final String RECOVERY = "recovery";
 

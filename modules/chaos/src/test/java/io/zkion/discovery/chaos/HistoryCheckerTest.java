@@ -77,6 +77,45 @@ public class HistoryCheckerTest {
             good(B, 2)));
     }
 
+    /** Planted defect: B hands Ignite the ack before the message. */
+    @Test public void anAckBeforeItsMessageFails() {
+        List<String> b = without(good(B, 2), "130 MSG");
+
+        b = with(b, "132 MSG 3 s1.0.1 " + A);
+
+        assertOne(Violation.MESSAGES, "s2.1 delivered the ack of s1.0.1 before s1.0.1", check(good(A, 1), b));
+    }
+
+    /** Planted defect: B, a member when the message was logged, gets its ack alone. */
+    @Test public void anAckWithoutItsMessageFailsOnAMember() {
+        assertOne(Violation.MESSAGES, "s2.1 delivered the ack of s1.0.1 but never s1.0.1",
+            check(good(A, 1), without(good(B, 2), "130 MSG")));
+    }
+
+    /**
+     * Planted defect: a message whose send never returned (its sender died in the call: no SENT line) reached A but
+     * not B, a member since before it was logged. The rule on returned sends alone would not see it.
+     */
+    @Test public void aMessageSomeDeliveredIsOwedByEverySurvivorThatWasIn() {
+        List<String> a = with(good(A, 1), "135 MSG 3 c1.4.0 " + A);
+        List<Violation> found = new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("s2.1",
+            good(B, 2))), Set.of("s1.0", "s2.1"), Long.MAX_VALUE).check();
+
+        assertOne(Violation.MESSAGES, "s2.1 never delivered c1.4.0, which others delivered at topVer 3, after it joined at 2",
+            found);
+    }
+
+    /** A node that joined after a message was logged owes it nothing, and may see its ack alone. */
+    @Test public void aLaterJoinerOwesEarlierMessagesNothing() {
+        List<String> late = List.of("125 START id=" + C + " order=3 topVer=3 server", "131 ACK 3 s9.9.9 " + A);
+        List<String> a = with(good(A, 1), "118 MSG 2 s9.9.9 " + A, "131 ACK 3 s9.9.9 " + A);
+        List<String> b = with(good(B, 2), "118 MSG 2 s9.9.9 " + A, "131 ACK 3 s9.9.9 " + A);
+        List<Violation> found = new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("s2.1", b),
+            new NodeHistory("s3.2", late)), Set.of("s1.0", "s2.1"), Long.MAX_VALUE).check();
+
+        assertTrue(found.toString(), found.stream().noneMatch(v -> v.detail.contains("s9.9.9")));
+    }
+
     @Test public void aMessageDeliveredTwiceFails() {
         assertOne(Violation.MESSAGES, "MSG s1.0.1 twice", check(with(good(A, 1), "132 MSG 3 s1.0.1 " + A), good(B, 2)));
     }
