@@ -210,7 +210,8 @@ public abstract class ZkIonSpiSettings extends IgniteSpiAdapter {
         return "ZkIonDiscoverySpi [zkConnectionString=" + zkConnectionString + ", zkRootPath=" + zkRootPath
             + ", sessionTimeout=" + sessionTimeout + ", joinTimeout=" + joinTimeout + ", clientReconnectDisabled="
             + clientReconnectDisabled + ", zkDigestAuth=" + (zkDigestAuth == null ? "none" : "****")
-            + (zkClientProperties.isEmpty() ? "" : ", zkClientProperties=" + ZooKeeperConnector.shown(zkClientProperties))
+            + (zkClientProperties == null || zkClientProperties.isEmpty() ? ""
+                : ", zkClientProperties=" + ZooKeeperConnector.shown(zkClientProperties))
             + (zkReadAccess == null ? "" : ", zkReadAccess=" + zkReadAccess)
             + ']';
     }

@@ -12,7 +12,6 @@ import org.apache.ignite.Ignition;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertTrue;
 
 /**
  * Forcing a server out, as the stock SPI can and as an operator must for a hung server that keeps its ZooKeeper

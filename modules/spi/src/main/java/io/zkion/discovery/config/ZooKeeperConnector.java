@@ -3,7 +3,6 @@ package io.zkion.discovery.config;
 import io.zkion.discovery.internal.NodeThreads;
 import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.TreeSet;
@@ -21,7 +20,6 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.zookeeper.ClientCnxnSocketNetty;
-import org.apache.zookeeper.ZooDefs;
 import org.apache.zookeeper.client.ZKClientConfig;
 
 /**

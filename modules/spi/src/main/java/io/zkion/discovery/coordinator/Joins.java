@@ -1,6 +1,5 @@
 package io.zkion.discovery.coordinator;
 
-import io.zkion.discovery.internal.AliveRecord;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -24,6 +23,7 @@ import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.JoinResult.Refusal;
 import io.zkion.discovery.codec.msg.NodeData;
 import io.zkion.discovery.coordinator.FencedLogWriter.Committed;
+import io.zkion.discovery.internal.AliveRecord;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;

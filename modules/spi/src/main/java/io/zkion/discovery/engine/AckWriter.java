@@ -1,8 +1,8 @@
 package io.zkion.discovery.engine;
 
-import io.zkion.discovery.internal.AliveRecord;
 import io.zkion.discovery.config.BuildInfo;
 import io.zkion.discovery.engine.NodeEngine.State;
+import io.zkion.discovery.internal.AliveRecord;
 import io.zkion.discovery.member.Applied;
 import io.zkion.discovery.member.Member;
 import java.util.List;

@@ -1,7 +1,5 @@
 package io.zkion.discovery.engine;
 
-import io.zkion.discovery.internal.AliveRecord;
-import io.zkion.discovery.config.BuildInfo;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,6 +17,8 @@ import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.codec.msg.NodeData;
+import io.zkion.discovery.config.BuildInfo;
+import io.zkion.discovery.internal.AliveRecord;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.NodeAuthentication;
 import io.zkion.discovery.internal.ObjectCodec;
@@ -124,7 +124,8 @@ final class Founder {
 
         if (dataZnode != null)
             ops.addAll(dataZnode.ops);
-        ops.add(store.setDataOp(paths.alive(id), codec.encode(AliveRecord.of(local, formats.wireNames(), 1, BuildInfo.release()))));
+        ops.add(store.setDataOp(paths.alive(id),
+            codec.encode(AliveRecord.of(local, formats.wireNames(), 1, BuildInfo.release()))));
         // A dead cluster may have left the gate closed; members write in the new cluster's format.
         ops.add(store.setDataOp(paths.gate, codec.encode(new GateState(true, format, state.logEpoch))));
 

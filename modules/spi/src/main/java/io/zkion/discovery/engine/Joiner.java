@@ -1,7 +1,5 @@
 package io.zkion.discovery.engine;
 
-import io.zkion.discovery.internal.AliveRecord;
-import io.zkion.discovery.config.BuildInfo;
 import io.zkion.discovery.codec.event.EventFormats;
 import io.zkion.discovery.codec.event.FormatId;
 import io.zkion.discovery.codec.ion.NodeRecord;
@@ -12,6 +10,8 @@ import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.codec.msg.JoinResult;
 import io.zkion.discovery.codec.msg.JoinResult.Refusal;
 import io.zkion.discovery.codec.msg.NodeData;
+import io.zkion.discovery.config.BuildInfo;
+import io.zkion.discovery.internal.AliveRecord;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
