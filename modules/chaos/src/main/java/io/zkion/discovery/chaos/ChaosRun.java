@@ -75,7 +75,11 @@ public final class ChaosRun {
                     n.command("stop-writes");
             }
 
-            Thread.sleep(3_000);
+            for (NodeProcess n : cluster.running()) {
+                if (n.client && !writesStopped(n))
+                    violations.add(new Violation(Violation.RECOVERY, n.key() + " did not stop writing within 60 s"));
+            }
+
             verifyCache(faults.size());
 
             logEpoch = ZnodeCheck.logEpoch(settings.zkConnect, settings.root);
@@ -84,6 +88,8 @@ public final class ChaosRun {
 
             record(faults.size(), newExits());
             record(faults.size(), new HistoryChecker(histories(), stopped, Long.MAX_VALUE).check());
+            record(faults.size(), FailedCalls.judge(histories(), faults));
+            record(faults.size(), countsAddUp(totals()));
             record(0, heldAcks.violations(histories(), faults, started));
 
             for (String path : ZnodeCheck.leftBehind(settings.zkConnect, settings.root, 30_000))
@@ -104,6 +110,39 @@ public final class ChaosRun {
         report.write(base);
 
         return report;
+    }
+
+    /** @return Whether the client wrote WRITES-STOPPED with its workload ended, within a minute; no fixed sleep. */
+    private static boolean writesStopped(NodeProcess n) throws Exception {
+        long end = System.currentTimeMillis() + 60_000;
+
+        while (System.currentTimeMillis() < end && n.alive()) {
+            for (NodeHistory.Line l : NodeHistory.read(n.logFile()).lines) {
+                if (l.kind.equals("WRITES-STOPPED"))
+                    return l.fields.length == 0 || !l.fields[0].equals("still-running");
+            }
+
+            Thread.sleep(200);
+        }
+
+        return false;
+    }
+
+    /** @return What the report's counts must show for the run to mean anything: work done, every write read back. */
+    private List<Violation> countsAddUp(Map<String, Long> t) {
+        List<Violation> out = new ArrayList<>();
+
+        for (String k : List.of("custom messages sent", "custom message deliveries (all nodes)",
+            "ack deliveries (all nodes)", "acknowledged cache writes")) {
+            if (t.get(k) <= 0)
+                out.add(new Violation(Violation.COUNTS, k + " is " + t.get(k) + ": the run tested nothing there"));
+        }
+
+        if (!t.get("acknowledged writes read back at the end").equals(t.get("acknowledged cache writes")))
+            out.add(new Violation(Violation.COUNTS, "read back " + t.get("acknowledged writes read back at the end")
+                + " of " + t.get("acknowledged cache writes") + " acknowledged writes at the end"));
+
+        return out;
     }
 
     /** How many of the cluster's unplanned exits are judged already. */

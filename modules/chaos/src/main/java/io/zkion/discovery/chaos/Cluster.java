@@ -151,7 +151,7 @@ final class Cluster {
     private boolean refusedForItsLastLife(NodeProcess n) throws IOException {
         String refusal = null;
 
-        for (NodeHistory.Line l : NodeHistory.read(n.logFile()).lines) {
+        for (NodeHistory.Line l : linesOf(n)) {
             if (l.kind.equals("STARTFAIL"))
                 refusal = String.join(" ", l.fields);
         }
@@ -161,7 +161,7 @@ final class Cluster {
 
         for (NodeProcess old : past) {
             if (old.name.equals(n.name) && old != n) {
-                for (NodeHistory.Line l : NodeHistory.read(old.logFile()).lines) {
+                for (NodeHistory.Line l : linesOf(old)) {
                     String id = l.field("id");
 
                     if ((l.kind.equals("START") || l.kind.equals("RECONNECTED")) && id != null
@@ -172,6 +172,11 @@ final class Cluster {
         }
 
         return false;
+    }
+
+    /** @return The lines of {@code n}'s log; none if it wrote none (it died before it could, or never launched). */
+    private static List<NodeHistory.Line> linesOf(NodeProcess n) throws IOException {
+        return java.nio.file.Files.exists(n.logFile()) ? NodeHistory.read(n.logFile()).lines : List.of();
     }
 
     /**

@@ -16,6 +16,10 @@ final class Violation {
     static final String ZNODES = "no-znode-left";
     /** A node exited with no fault aimed at it (wrongly segmented, crashed), or did not stop cleanly when asked. */
     static final String UNPLANNED_EXIT = "no-unplanned-exit";
+    /** A send, put or command failed on a node no fault was aimed at. */
+    static final String CALLS = "no-failed-call";
+    /** A count the report prints is not what the run's promises make it. */
+    static final String COUNTS = "counts-add-up";
     /** The cluster did not settle again after a fault. */
     static final String RECOVERY = "recovery";
 
