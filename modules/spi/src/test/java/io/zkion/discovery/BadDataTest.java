@@ -41,6 +41,77 @@ public class BadDataTest extends ZkIonTestSupport {
             && Ignition.state(s2.name()) != IgniteState.STARTED);
     }
 
+    /** An entry in an Ion format version this release does not know: refused by name, as a newer node's would be. */
+    @Test(timeout = 120_000) public void unknownFormatVersionInTheLogIsReportedByName() throws Exception {
+        plantAndExpect(new byte[] {'Z', 'K', 99, 1, 0x78, (byte)0x9c, 3, 0, 0, 0, 0, 1}, 0,
+            "format version 99");
+    }
+
+    /** A real entry cut in half, as a torn write or a hand-made copy would leave it. */
+    @Test(timeout = 120_000) public void truncatedLogEntryIsReportedByName() throws Exception {
+        plantAndExpect(null, 0, "");
+    }
+
+    /** A zip bomb: a few KB that inflate to 64 MB, against nodes that allow 1 MB. Refused, without running out of memory. */
+    @Test(timeout = 120_000) public void zipBombInTheLogIsReportedByName() throws Exception {
+        java.io.ByteArrayOutputStream bomb = new java.io.ByteArrayOutputStream();
+
+        bomb.write(new byte[] {'Z', 'K', 2, 1});
+
+        try (java.util.zip.DeflaterOutputStream z = new java.util.zip.DeflaterOutputStream(bomb)) {
+            byte[] zeros = new byte[1 << 20];
+
+            for (int i = 0; i < 64; i++)
+                z.write(zeros);
+        }
+
+        plantAndExpect(bomb.toByteArray(), 1 << 20, "inflates to more than the limit of 1048576 bytes");
+    }
+
+    /**
+     * Starts two servers, plants {@code data} as the next log entry (null: the first half of the newest real entry),
+     * and waits for an error naming the planted znode, containing {@code expected}, and for both nodes to leave.
+     */
+    private void plantAndExpect(byte[] data, long maxInflated, String expected) throws Exception {
+        java.util.function.Function<String, org.apache.ignite.configuration.IgniteConfiguration> cfg = name -> {
+            org.apache.ignite.configuration.IgniteConfiguration c = config(name, false).setGridLogger(new Capturing());
+
+            if (maxInflated > 0)
+                ((ZkIonDiscoverySpi)c.getDiscoverySpi()).setMaxInflatedBytes(maxInflated);
+
+            return c;
+        };
+        Ignite s1 = start(cfg.apply("s1"));
+        Ignite s2 = start(cfg.apply("s2"));
+
+        String planted;
+
+        try (CuratorFramework foreign = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            foreign.start();
+
+            byte[] bytes = data;
+
+            if (bytes == null) {
+                List<String> names = new java.util.ArrayList<>(foreign.getChildren().forPath(root + "/log"));
+
+                java.util.Collections.sort(names);
+
+                byte[] whole = foreign.getData().forPath(root + "/log/" + names.get(names.size() - 1));
+
+                bytes = java.util.Arrays.copyOf(whole, whole.length / 2);
+            }
+
+            planted = foreign.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(root + "/log/e-", bytes);
+        }
+
+        String path = planted;
+
+        await("an error naming " + path, 30_000, () -> errors.stream().anyMatch(m -> m.contains(path)
+            && m.contains(expected)));
+        await("nodes stopped", 60_000, () -> Ignition.state(s1.name()) != IgniteState.STARTED
+            && Ignition.state(s2.name()) != IgniteState.STARTED);
+    }
+
     /** A join event naming a data znode that is not there: members stop and say which, never skip the join. */
     @Test(timeout = 120_000) public void joinWithoutItsDataZnodeIsReportedByName() throws Exception {
         Ignite s1 = start(config("s1", false).setGridLogger(new Capturing()));

@@ -1,6 +1,7 @@
 package io.zkion.discovery;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import io.zkion.discovery.codec.msg.ClusterState;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.zip.StreamingZip;
@@ -72,9 +73,55 @@ public class FormatAndAclTest extends ZkIonTestSupport {
             // Creator-only ACL.
         }
 
-        try (CuratorFramework owner = newClient("ignite:secret")) {
+        try (CuratorFramework owner = newClient("ignite:secret"); CuratorFramework stranger = newClient("who:ever")) {
             assertEquals(2, owner.getChildren().forPath(root + "/alive").size());
+
+            // Every znode the nodes made is the cluster identity's alone, and a stranger can change nothing anywhere.
+            String ownerId = io.zkion.discovery.config.ZnodeAcls.digest("ignite:secret");
+            java.util.Deque<String> todo = new java.util.ArrayDeque<>(List.of(root));
+            int znodes = 0;
+
+            while (!todo.isEmpty()) {
+                String path = todo.pop();
+                List<org.apache.zookeeper.data.ACL> acl = owner.getACL().forPath(path);
+
+                assertEquals(path + ": " + acl, 1, acl.size());
+                assertEquals(path, org.apache.zookeeper.ZooDefs.Perms.ALL, acl.get(0).getPerms());
+                assertEquals(path, ownerId, acl.get(0).getId().getId());
+                znodes++;
+
+                for (String child : owner.getChildren().forPath(path)) {
+                    todo.push(path + "/" + child);
+
+                    try {
+                        stranger.setData().forPath(path + "/" + child, new byte[] {1});
+                        fail("A stranger rewrote " + path + "/" + child);
+                    }
+                    catch (KeeperException.NoAuthException expected) {
+                        // Creator-only.
+                    }
+                }
+
+                for (Call attempt : List.<Call>of(
+                    () -> stranger.create().forPath(path + "/planted", new byte[] {1}),
+                    () -> stranger.delete().forPath(path + "/planted"))) {
+                    try {
+                        attempt.run();
+                        fail("A stranger created or deleted under " + path);
+                    }
+                    catch (KeeperException.NoAuthException expected) {
+                        // The parent's CREATE and DELETE are the cluster identity's.
+                    }
+                }
+            }
+
+            assertTrue("znodes checked: " + znodes, znodes > 10);
         }
+    }
+
+    /** A ZooKeeper call a stranger attempts. */
+    private interface Call {
+        void run() throws Exception;
     }
 
     /**

@@ -45,6 +45,21 @@ public class OutageRuleTest {
         assertEquals(Verdict.FROZE, rule.decide(Collections.emptyList(), 10, T));
     }
 
+    /**
+     * The deadlines as figures, not through the rule's own functions: a change of the fraction must show here, and in
+     * the guide's outage table (a sixth of 6 s is 1 s; half of it, once the ensemble answers srvr, 3 s).
+     */
+    @Test public void theDeadlinesArePinnedToFigures() {
+        assertEquals(1_000, OutageRule.firstDeadline(6_000));
+        assertEquals(1_666, OutageRule.firstDeadline(10_000));
+
+        long n = rule.suspended(false, 0, 6_000);
+
+        rule.answered(n, A, true);
+        assertEquals(Verdict.NONE, rule.decide(PEERS, 999, 6_000));
+        assertEquals(Verdict.CUT_OFF, rule.decide(PEERS, 1_000, 6_000));
+    }
+
     @Test public void aServerIsCutOffASixthTimeoutInWhenAPeerReachesZooKeeper() {
         long n = rule.suspended(false, 0, T);
 
