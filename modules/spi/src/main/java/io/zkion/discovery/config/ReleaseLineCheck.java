@@ -2,6 +2,7 @@ package io.zkion.discovery.config;
 
 import java.util.Map;
 import java.util.TreeMap;
+import io.zkion.discovery.codec.CodecException;
 import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.zk.ZkPaths;
@@ -33,7 +34,15 @@ public final class ReleaseLineCheck {
                     continue;
                 }
 
-                AliveInfo a = codec.decodeAlive(data, paths.alive + "/" + name);
+                AliveInfo a;
+
+                try {
+                    a = codec.decodeAlive(data, paths.alive + "/" + name);
+                }
+                catch (CodecException unreadable) {
+                    others.merge("unknown (a record this release cannot read: a newer one?)", 1, Integer::sum);
+                    continue;
+                }
 
                 if (a.ack == 0 || (a.release == null && a.host != null))
                     continue; // Joining, or written for it by a coordinator: the node says its release once in.

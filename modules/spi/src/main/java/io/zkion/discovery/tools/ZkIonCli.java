@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code zkion-cli}: the live discovery state of a ZkIon cluster, from ZooKeeper alone. Runs with the {@code -all}
- * jar and nothing else on its class path; reads, never writes.
+ * jar and nothing else on its class path; reads, and writes only what {@code evict} asks for: one alive znode gone.
  */
 @Command(name = "zkion-cli", mixinStandardHelpOptions = true, versionProvider = ZkIonCli.Version.class,
     description = "Shows the live discovery state of a ZkIon Discovery cluster in ZooKeeper.",
@@ -90,9 +90,11 @@ public final class ZkIonCli implements Callable<Integer> {
         }
 
         private String credentials() throws Exception {
-            if (authFile == null)
-                return auth;
+            return authFile == null ? auth : fromFile(authFile);
+        }
 
+        /** @return The {@code user:password} on the first line of {@code authFile}. */
+        static String fromFile(String authFile) throws Exception {
             List<String> lines = Files.readAllLines(Paths.get(authFile), StandardCharsets.UTF_8);
 
             if (lines.isEmpty() || !lines.get(0).contains(":"))
@@ -188,12 +190,7 @@ public final class ZkIonCli implements Callable<Integer> {
         String authFile;
 
         @Override public Integer call() throws Exception {
-            List<String> lines = Files.readAllLines(Paths.get(authFile), StandardCharsets.UTF_8);
-
-            if (lines.isEmpty() || !lines.get(0).contains(":"))
-                throw new IllegalArgumentException("--auth-file " + authFile + " does not start with a user:password line");
-
-            System.out.println("digest:" + ZnodeAcls.digest(lines.get(0).trim()));
+            System.out.println("digest:" + ZnodeAcls.digest(Connection.fromFile(authFile)));
 
             return 0;
         }
