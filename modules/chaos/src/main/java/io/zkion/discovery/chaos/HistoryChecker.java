@@ -27,6 +27,8 @@ final class HistoryChecker {
     private final Set<String> survivors;
     private final long cutoff;
     private final List<Violation> found = new ArrayList<>();
+    /** Node id to the topology version at which it left or was failed, as the events say; set by {@link #check}. */
+    private Map<String, Long> endOf = new HashMap<>();
     /**
      * Acks not delivered yet, long after their originals, on running nodes: "node tag deliveredAt". While the run
      * goes on an ack may still come, so they are not judged lost here; the run reports each new batch of them.
@@ -42,6 +44,7 @@ final class HistoryChecker {
     List<Violation> check() {
         Map<Long, String> eventOf = checkEvents();
 
+        endOf = endsOf(eventOf);
         checkMessageCounts();
         checkMessageOrder();
         checkDelivery();
@@ -178,7 +181,15 @@ final class HistoryChecker {
                     acked.add(l.fields[1]);
             }
 
+            Map<String, First> firsts = firstDeliveries(false);
+
             for (Map.Entry<String, Long> s : sentAt.entrySet()) {
+                First f = firsts.get(s.getKey());
+
+                // Logged after this node left (a send that returned just before it stopped, queued meanwhile): not owed.
+                if (f != null && f.topVer >= endOf.getOrDefault(v.id, Long.MAX_VALUE))
+                    continue;
+
                 if (s.getValue() < cutoff && begunAt.get(s.getKey()) > v.since && !delivered.containsKey(s.getKey()))
                     add(Violation.MESSAGES, h.key + " never delivered " + s.getKey() + ", sent at " + s.getValue()
                         + " while it was in the cluster (since " + v.since + ')');
@@ -227,7 +238,7 @@ final class HistoryChecker {
                 for (NodeHistory.Line l : v.messages) {
                     First msg = msgs.get(l.fields[1]);
 
-                    if (l.kind.equals("ACK") && !delivered.contains(l.fields[1]) && msg != null && msg.owedBy(v))
+                    if (l.kind.equals("ACK") && !delivered.contains(l.fields[1]) && msg != null && msg.owedBy(v, endOf))
                         add(Violation.MESSAGES, h.key + " delivered the ack of " + l.fields[1] + " but never " + l.fields[1]
                             + ", logged at topVer " + msg.topVer + " while it was a member (joined at " + v.order + ')');
                 }
@@ -264,7 +275,7 @@ final class HistoryChecker {
     }
 
     private void missing(NodeHistory h, NodeHistory.View v, Set<String> got, String kind, String tag, First f) {
-        if (f.owedBy(v) && !got.contains(kind + ' ' + tag))
+        if (f.owedBy(v, endOf) && !got.contains(kind + ' ' + tag))
             add(Violation.MESSAGES, h.key + " never delivered " + (kind.equals("ACK") ? "the ack of " : "") + tag
                 + ", which others delivered at topVer " + f.topVer + ", after it joined at " + v.order);
     }
@@ -281,11 +292,12 @@ final class HistoryChecker {
 
         /**
          * @return Whether a node in view {@code v} owed it: a member when it was logged (at its join version or
-         *      later), and listening when it was first delivered. A node's listener is on only from its START line, so
+         *      later, before the version that took it out), and listening when it was first delivered. A node's listener is on only from its START line, so
          *      what reached it while Ignite was still starting is not in its log.
          */
-        boolean owedBy(NodeHistory.View v) {
-            return v.id != null && topVer >= v.order && time > v.since;
+        boolean owedBy(NodeHistory.View v, Map<String, Long> endOf) {
+            return v.id != null && topVer >= v.order && time > v.since
+                && topVer < endOf.getOrDefault(v.id, Long.MAX_VALUE);
         }
     }
 
@@ -309,16 +321,22 @@ final class HistoryChecker {
         return out;
     }
 
-    /** A node failed or gone at topVer F delivers nothing at F or later under that id: it would be half-alive. */
-    private void checkNothingAfterOwnEnd(Map<Long, String> eventOf) {
-        Map<String, Long> endOf = new HashMap<>();
+    /** @return Node id to the topology version of its NODE_LEFT or NODE_FAILED, the first if several. */
+    private static Map<String, Long> endsOf(Map<Long, String> eventOf) {
+        Map<String, Long> ends = new HashMap<>();
 
         for (Map.Entry<Long, String> e : eventOf.entrySet()) {
             String[] p = e.getValue().split(" ");
 
             if (!p[0].equals("NODE_JOINED"))
-                endOf.merge(p[1], e.getKey(), Math::min);
+                ends.merge(p[1], e.getKey(), Math::min);
         }
+
+        return ends;
+    }
+
+    /** A node failed or gone at topVer F delivers nothing at F or later under that id: it would be half-alive. */
+    private void checkNothingAfterOwnEnd(Map<Long, String> eventOf) {
 
         for (NodeHistory h : all) {
             for (NodeHistory.View v : h.views) {
