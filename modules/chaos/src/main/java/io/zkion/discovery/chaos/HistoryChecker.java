@@ -292,8 +292,8 @@ final class HistoryChecker {
 
         /**
          * @return Whether a node in view {@code v} owed it: a member when it was logged (at its join version or
-         *      later, before the version that took it out), and listening when it was first delivered. A node's listener is on only from its START line, so
-         *      what reached it while Ignite was still starting is not in its log.
+         *      later, before the version that took it out), and listening when it was first delivered. A node's
+         *      listener is on only from its START line, so what reached it while Ignite was starting is not in its log.
          */
         boolean owedBy(NodeHistory.View v, Map<String, Long> endOf) {
             return v.id != null && topVer >= v.order && time > v.since
