@@ -29,6 +29,8 @@ final class HistoryChecker {
     private final List<Violation> found = new ArrayList<>();
     /** Node id to the topology version at which it left or was failed, as the events say; set by {@link #check}. */
     private Map<String, Long> endOf = new HashMap<>();
+    /** Where each message (not ack) was first delivered, before the cutoff; set by {@link #check}. */
+    private Map<String, First> firstMsgs = new HashMap<>();
     /**
      * Acks not delivered yet, long after their originals, on running nodes: "node tag deliveredAt". While the run
      * goes on an ack may still come, so they are not judged lost here; the run reports each new batch of them.
@@ -45,6 +47,7 @@ final class HistoryChecker {
         Map<Long, String> eventOf = checkEvents();
 
         endOf = endsOf(eventOf);
+        firstMsgs = firstDeliveries(false);
         checkMessageCounts();
         checkMessageOrder();
         checkDelivery();
@@ -181,10 +184,8 @@ final class HistoryChecker {
                     acked.add(l.fields[1]);
             }
 
-            Map<String, First> firsts = firstDeliveries(false);
-
             for (Map.Entry<String, Long> s : sentAt.entrySet()) {
-                First f = firsts.get(s.getKey());
+                First f = firstMsgs.get(s.getKey());
 
                 // Logged after this node left (a send that returned just before it stopped, queued meanwhile): not owed.
                 if (f != null && f.topVer >= endOf.getOrDefault(v.id, Long.MAX_VALUE))
@@ -213,7 +214,7 @@ final class HistoryChecker {
      * when the message was logged (the message's topology version is its join version or later).
      */
     private void checkAcksFollowTheirMessages() {
-        Map<String, First> msgs = firstDeliveries(false);
+        Map<String, First> msgs = firstMsgs;
 
         for (NodeHistory h : all) {
             Set<String> delivered = new HashSet<>();
@@ -252,7 +253,7 @@ final class HistoryChecker {
      * at the end: until then a late one is held (see {@link #heldAcks}), not lost.
      */
     private void checkDeliveredEverywhere() {
-        Map<String, First> msgs = firstDeliveries(false);
+        Map<String, First> msgs = firstMsgs;
         Map<String, First> acks = cutoff == Long.MAX_VALUE ? firstDeliveries(true) : Map.of();
 
         for (NodeHistory h : all) {
