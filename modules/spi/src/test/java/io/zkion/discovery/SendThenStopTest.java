@@ -11,6 +11,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.apache.ignite.events.DiscoveryEvent;
@@ -60,6 +63,42 @@ public class SendThenStopTest extends ZkIonTestSupport {
         for (Ignite n : List.of(s1, c1)) {
             await(n.name() + " saw s2 leave", 30_000, () -> left(n.name(), id2) > 0);
             assertDeliveredBefore(n.name(), List.of("mutable", "ping p1", "ping p2"), left(n.name(), id2));
+        }
+    }
+
+    /**
+     * The coordinator's own messages wait in its queue (a mutable one goes there, a ping follows it) and it stops
+     * before it takes them: Ignite has stopped listening on it. Its successor logs them before its NODE_LEFT, where it
+     * used to log the departure first and then drop them as a departed node's (the chaos run's lost message).
+     */
+    @Test(timeout = 120_000) public void aStoppingCoordinatorsQueuedMessagesComeBeforeItsLeave() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite c1 = startClient("c1");
+
+        listen(s1, s2, c1);
+
+        UUID id1 = s1.cluster().localNode().id();
+        CompletableFuture<Void> stop;
+
+        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100));
+             AutoCloseable paused = spiOf(s1).engine().holdDiscoveryForTest()) {
+            zkc.start();
+
+            send(s1, new Mutable());
+            send(s1, new Ping("q1"));
+
+            stop = CompletableFuture.runAsync(() -> Ignition.stop(s1.name(), true));
+
+            // Ignite stops listening before it stops the SPI, which writes the marker: the queue is the successor's.
+            await("s1 marked itself as leaving", 30_000, () -> exists(zkc, root + "/left/" + id1));
+        }
+
+        stop.get(30, TimeUnit.SECONDS);
+
+        for (Ignite n : List.of(s2, c1)) {
+            await(n.name() + " saw s1 leave", 30_000, () -> left(n.name(), id1) > 0);
+            assertDeliveredBefore(n.name(), List.of("mutable", "ping q1"), left(n.name(), id1));
         }
     }
 
@@ -228,6 +267,15 @@ public class SendThenStopTest extends ZkIonTestSupport {
         }
 
         return 0;
+    }
+
+    private static boolean exists(CuratorFramework c, String path) {
+        try {
+            return c.checkExists().forPath(path) != null;
+        }
+        catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private long count(String node, String prefix) {

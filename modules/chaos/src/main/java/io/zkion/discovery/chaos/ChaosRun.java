@@ -80,10 +80,6 @@ public final class ChaosRun {
                     violations.add(new Violation(Violation.RECOVERY, n.key() + " did not stop writing within 60 s"));
             }
 
-            // Still a pause before the stop, for the last sends to be logged. Without it a run found a message lost:
-            // queued in custom/, its sender became coordinator as the older servers stopped, and stopped too before
-            // logging it (docs/tests.md, "Flakes"). Open: the pause hides that corner, it does not fix it.
-            Thread.sleep(3_000);
             verifyCache(faults.size());
 
             logEpoch = ZnodeCheck.logEpoch(settings.zkConnect, settings.root);

@@ -100,10 +100,12 @@ public final class Coordinator implements AutoCloseable {
 
         departures.step(aliveNow);
 
-        if (!draining) { // Joins and queued messages wait for the log's new epoch.
+        if (!draining) // Joins and queued messages wait for the log's new epoch.
             joins.step(aliveNow, departures.leaving());
-            customs.step();
-        }
+
+        // A stopping node's NODE_LEFT comes after what it queued here; left/ was listed first, so that the queue holds
+        // whatever a node queued before its marker.
+        departures.logLeaves(customs.step(departures.leaversWaiting(), !draining));
 
         trimmer.step(aliveNow);
         rollover.finish();

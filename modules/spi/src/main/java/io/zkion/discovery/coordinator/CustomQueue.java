@@ -5,8 +5,11 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.codec.event.EventBatch;
 import io.zkion.discovery.codec.event.EventFormats;
@@ -81,26 +84,42 @@ final class CustomQueue implements AutoCloseable {
         customDirty = true;
     }
 
-    void step() throws Exception {
+    /**
+     * Logs what is queued, when its watch or the tick says so, or when {@code mustList}.
+     *
+     * @param mustList Whether to list the queue even if nothing new was heard: nodes stopping wait for it.
+     * @param take Whether to log what is queued; false while the log drains for a rollover.
+     * @return The senders of what is still queued after this step; null if the queue was not listed.
+     */
+    Set<UUID> step(boolean mustList, boolean take) throws Exception {
+        if (!customDirty && !mustList)
+            return null;
+
+        customDirty = false; // Before listing: a request arriving meanwhile sets it again.
+
         // Ignite stops this node (it set the listener to null): a mutable message handed on now may never be processed
         // here, and its unprocessed copy would reach the others. The queue waits for the next coordinator.
-        if (!notifier.listening())
-            return;
+        Set<UUID> left = customs(take && notifier.listening());
 
-        if (customDirty) {
-            customDirty = false; // Before listing: a request arriving meanwhile sets it again.
-            customs();
-        }
+        if (!left.isEmpty())
+            customDirty = true; // Listed again at each step, until it is taken.
+
+        return left;
     }
 
-    private void customs() throws Exception {
+    /**
+     * @param take Whether to log what is listed, or only learn whose it is.
+     * @return The senders of what is still queued.
+     */
+    private Set<UUID> customs(boolean take) throws Exception {
         List<String> names = new ArrayList<>(store.children(paths.custom));
+        Set<UUID> left = new HashSet<>();
 
         names.sort(Comparator.comparingLong(ZkPaths::sequence));
 
         if (!names.isEmpty())
             highestSeen = Math.max(highestSeen, ZkPaths.sequence(names.get(names.size() - 1)));
-        else if (highestSeen >= LogRollover.rollAt())
+        else if (take && highestSeen >= LogRollover.rollAt())
             renewQueue();
 
         List<DiscoveryEvent> batch = new ArrayList<>();
@@ -147,6 +166,11 @@ final class CustomQueue implements AutoCloseable {
                 continue;
             }
 
+            if (!take) {
+                left.add(req.nodeId());
+                continue;
+            }
+
             if (msg.isMutable()) {
                 // Ignite expects the coordinator to see a mutable message first; flush what is batched before it.
                 if (!batch.isEmpty()) {
@@ -168,8 +192,11 @@ final class CustomQueue implements AutoCloseable {
                     continue;
                 }
 
-                if (!mutable(path, p, req, sender, kept != null ? kept : msg, kept != null))
-                    return;
+                // Ignite began to stop this node meanwhile: the rest waits for the next coordinator.
+                if (!mutable(path, p, req, sender, kept != null ? kept : msg, kept != null)) {
+                    take = false;
+                    left.add(req.nodeId());
+                }
 
                 continue;
             }
@@ -189,6 +216,8 @@ final class CustomQueue implements AutoCloseable {
 
         if (!batch.isEmpty())
             appendCustoms(batch, ops, pre);
+
+        return left;
     }
 
     /**

@@ -16,7 +16,10 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.curator.framework.recipes.watch.PersistentWatcher;
 
-/** Nodes stopping become NODE_LEFT, nodes gone from ZooKeeper without a word NODE_FAILED. */
+/**
+ * Nodes stopping become NODE_LEFT, after the messages they queued for the coordinator; nodes gone from ZooKeeper
+ * without a word become NODE_FAILED, and what they queued is dropped.
+ */
 final class Departures implements AutoCloseable {
     /**
      * Departures in one entry at most: an entry holds fewer than {@link io.zkion.discovery.log.EventIds#PER_ENTRY}
@@ -40,6 +43,10 @@ final class Departures implements AutoCloseable {
     private final PersistentWatcher leftWatch;
     private volatile boolean leftDirty = true;
     private Set<UUID> leaving = new HashSet<>();
+
+    /** Of this step: the nodes stopping, whose NODE_LEFT waits for the queue to be listed, and alive/ as listed. */
+    private final List<UUID> leavers = new ArrayList<>();
+    private Map<UUID, ChildData> aliveNow = new HashMap<>();
 
     /** Starts the watch on left/. */
     Departures(CoordinatorContext ctx, FencedLogWriter writer, FormatChoice format, MemberSessions sessions) {
@@ -70,6 +77,10 @@ final class Departures implements AutoCloseable {
         leftDirty = true;
     }
 
+    /**
+     * Logs the nodes gone from ZooKeeper without a word as NODE_FAILED; those stopping wait for {@link #logLeaves},
+     * after the coordinator's queue was listed.
+     */
     void step(Map<UUID, ChildData> aliveNow) throws Exception {
         if (leftDirty) {
             leftDirty = false; // Before listing: a marker written meanwhile sets it again.
@@ -88,10 +99,10 @@ final class Departures implements AutoCloseable {
 
         sessions.retain(member.topology()::contains);
 
-        List<DiscoveryEvent> events = new ArrayList<>();
-        List<CuratorOp> ops = new ArrayList<>();
-        long topVer = writer.state().topVer;
-        long evtId = -1; // Indexes in the entry: its place in the log makes them absolute.
+        this.aliveNow = aliveNow;
+        leavers.clear();
+
+        List<UUID> failed = new ArrayList<>();
 
         for (ZkIonClusterNode n : member.topology().members()) {
             // A stopping node is out as soon as its marker is: waiting for its session to close costs a round of
@@ -103,20 +114,57 @@ final class Departures implements AutoCloseable {
                 continue;
 
             // Gone with a marker this node has not listed (a listing failed, or is due): it left, and its marker
-            // goes with its departure rather than staying behind.
+            // goes with its departure rather than staying behind. Checked before the queue is listed, like left/.
             if (!left)
                 left = store.exists(paths.left(n.id()));
 
+            (left ? leavers : failed).add(n.id());
+        }
+
+        log(failed, false);
+    }
+
+    /** @return Whether nodes that are stopping wait for {@link #logLeaves}: the queue must be listed first. */
+    boolean leaversWaiting() {
+        return !leavers.isEmpty();
+    }
+
+    /**
+     * Logs the NODE_LEFT of each node stopping, but of those with a message still in the coordinator's queue: a
+     * message whose send returned comes before its sender's departure (a coordinator that stops leaves its own queue
+     * to its successor), and the queue drops what a node not in the topology sent. The queue was listed after left/
+     * and every marker found: it holds whatever a stopping node queued before its marker.
+     *
+     * @param queued The senders of what is still queued; null if the queue was not listed in this step.
+     */
+    void logLeaves(Set<UUID> queued) throws Exception {
+        if (queued == null)
+            return; // The next step lists it.
+
+        List<UUID> out = new ArrayList<>(leavers);
+
+        out.removeAll(queued);
+
+        log(out, true);
+    }
+
+    private void log(List<UUID> ids, boolean left) throws Exception {
+        List<DiscoveryEvent> events = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
+        long topVer = writer.state().topVer;
+        long evtId = -1; // Indexes in the entry: its place in the log makes them absolute.
+
+        for (UUID id : ids) {
             // An entry holds fewer than EventIds.PER_ENTRY events, and one multi has a size bound: the rest go next step.
             if (events.size() >= MAX_DEPARTURES) {
                 trigger.run();
                 break;
             }
 
-            events.add(left ? DiscoveryEvent.left(++evtId, ++topVer, n.id()) : DiscoveryEvent.failed(++evtId, ++topVer, n.id()));
+            events.add(left ? DiscoveryEvent.left(++evtId, ++topVer, id) : DiscoveryEvent.failed(++evtId, ++topVer, id));
 
             if (left)
-                ops.add(store.deleteOp(paths.left(n.id())));
+                ops.add(store.deleteOp(paths.left(id)));
         }
 
         if (events.isEmpty())

@@ -122,9 +122,8 @@ final class MessageSender {
 
     /**
      * Waits, at most {@code ms}, until the coordinator has taken every message this node queued for it. A node that
-     * stops marks itself as leaving only then: the coordinator logs its NODE_LEFT as soon as it sees the mark, and
-     * drops what is still queued from a node that has left (an older coordinator as well), so a message whose send
-     * returned would be lost.
+     * stops marks itself as leaving only then, so that it still acks and reads while its messages are logged. The
+     * coordinator holds its NODE_LEFT until they are in any case (Departures), also when the wait runs out.
      *
      * @return How many were still queued when the wait ended.
      */

@@ -118,9 +118,9 @@ public final class NodeEngine {
         boolean withOthers = prev == State.JOINED && membership.member().topology().size() > 1;
 
         if (withOthers) {
-            // After this node's messages in the coordinator's queue: logged first, every member delivers them before
-            // its NODE_LEFT. A coordinator's own queue waits for its successor (see CustomQueue); and while ZooKeeper
-            // is out, nobody takes anything.
+            // After this node's messages in the coordinator's queue, which every member delivers before its NODE_LEFT
+            // (the coordinator holds the departure until they are logged). A coordinator's own queue waits for its
+            // successor (see CustomQueue); and while ZooKeeper is out, nobody takes anything.
             if (!role.isCoordinator() && !outage.active())
                 awaitOwnQueuedMessages();
 
@@ -149,7 +149,7 @@ public final class NodeEngine {
 
         if (left > 0) {
             ctx.log().warning(left + " custom message(s) this node sent were still in the coordinator's queue after "
-                + QUEUED_WAIT_MS + " ms; leaving anyway: the coordinator drops them once this node has left");
+                + QUEUED_WAIT_MS + " ms; leaving anyway: the coordinator logs them before this node's departure");
         }
     }
 
