@@ -17,6 +17,7 @@ import io.zkion.discovery.config.ZooKeeperConnector;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.InternalListenerHooks;
+import io.zkion.discovery.resolve.Rounds;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.engine.NodeEngine;
 import io.zkion.discovery.internal.TestSeam;
@@ -116,7 +117,7 @@ public abstract class AbstractZkIonDiscoverySpi extends ZkIonSpiSettings impleme
             log.warning(otherLines);
 
         DiscoveryHost host = new SpiHost(log, () -> lsnr, exchange, auth, this::getSpiContext, () -> locNodeAttrs,
-            ignite == null ? null : ignite.name());
+            ignite == null ? null : ignite.name(), new IgniteCommunication((IgniteEx)ignite));
 
         engine = new NodeEngine(client, getZkRootPath(), limit, codecs.formats, codecs.control, codecs.objects, host, locNode,
             getJoinTimeout(), !isClientReconnectDisabled(), discoveryMetrics());
@@ -247,7 +248,7 @@ public abstract class AbstractZkIonDiscoverySpi extends ZkIonSpiSettings impleme
     }
 
     @Override public void setNodeAttributes(Map<String, Object> attrs, IgniteProductVersion ver) {
-        locNodeAttrs = attrs;
+        locNodeAttrs = Rounds.withCapability(attrs);
         locNodeVer = ver;
     }
 
@@ -313,12 +314,22 @@ public abstract class AbstractZkIonDiscoverySpi extends ZkIonSpiSettings impleme
         onEngine(NodeEngine::simulateFailure);
     }
 
+    /** True: Ignite then installs its default resolver when none is configured (docs/design.md, "Split brain"). */
     @Override public boolean supportsCommunicationFailureResolve() {
-        return false;
+        return true;
     }
 
+    /**
+     * Blocks until a communication-failure round decided on {@code node}: returns if it stays, throws Ignite's "node
+     * failed" if it was removed. A client peer gives no round.
+     */
     @Override public void resolveCommunicationFailure(ClusterNode node, Exception err) {
-        throw new UnsupportedOperationException("ZkIonDiscoverySpi does not resolve communication failures");
+        NodeEngine e = engine;
+
+        if (e == null)
+            throw new IgniteSpiException("ZkIonDiscoverySpi is not started");
+
+        e.resolveCommunicationFailure(node, err);
     }
 
     /** Installs test hooks; the 2.17 SPI adapts Ignite's internal listener to them. */

@@ -2,6 +2,7 @@ package io.zkion.discovery;
 
 import java.util.Map;
 import java.util.function.Supplier;
+import io.zkion.discovery.internal.Communication;
 import io.zkion.discovery.internal.DiscoveryHost;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiContext;
@@ -22,10 +23,11 @@ final class SpiHost implements DiscoveryHost {
     private final Supplier<IgniteSpiContext> spiCtx;
     private final Supplier<Map<String, Object>> attrs;
     private final String instanceName;
+    private final Communication communication;
 
     SpiHost(IgniteLogger log, Supplier<DiscoverySpiListener> lsnr, DiscoverySpiDataExchange exchange,
         DiscoverySpiNodeAuthenticator auth, Supplier<IgniteSpiContext> spiCtx, Supplier<Map<String, Object>> attrs,
-        String instanceName) {
+        String instanceName, Communication communication) {
         this.log = log;
         this.lsnr = lsnr;
         this.exchange = exchange;
@@ -33,6 +35,7 @@ final class SpiHost implements DiscoveryHost {
         this.spiCtx = spiCtx;
         this.attrs = attrs;
         this.instanceName = instanceName;
+        this.communication = communication;
     }
 
     @Override public IgniteLogger log() {
@@ -61,5 +64,9 @@ final class SpiHost implements DiscoveryHost {
 
     @Override public String igniteInstanceName() {
         return instanceName;
+    }
+
+    @Override public Communication communication() {
+        return communication;
     }
 }

@@ -74,7 +74,7 @@ final class SpiMBean extends IgniteSpiMBeanAdapter implements ZkIonDiscoverySpiM
     }
 
     @Override public long getCommErrorProcNum() {
-        return 0;
+        return spi.discoveryMetrics().communicationErrors();
     }
 
     @Override public String getZkRootPath() {

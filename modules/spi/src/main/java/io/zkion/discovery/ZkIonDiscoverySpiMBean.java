@@ -22,7 +22,7 @@ public interface ZkIonDiscoverySpiMBean extends IgniteSpiManagementMBean, Discov
     @MXBeanDescription("ZooKeeper session id.")
     String getZkSessionId();
 
-    @MXBeanDescription("Communication errors processed: ZkIon does not resolve them, so always 0.")
+    @MXBeanDescription("Communication failures Ignite asked this node to resolve (a client peer's included).")
     long getCommErrorProcNum();
 
     @MXBeanDescription("Root path in ZooKeeper.")

@@ -39,10 +39,11 @@ public final class Coordinator implements AutoCloseable {
     private final Trimmer trimmer;
     private final Sweeper sweeper;
     private final LogRollover rollover;
+    private final CoordinatorTask task;
 
     public Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
-        Notifier notifier, Runnable trigger) throws Exception {
+        Notifier notifier, Runnable trigger, CoordinatorTask.Factory tasks) throws Exception {
         CoordinatorContext ctx = new CoordinatorContext(store, codec, formats, objects, member, host, local, metrics,
             trigger);
         Gate gate = new Gate(ctx);
@@ -67,6 +68,7 @@ public final class Coordinator implements AutoCloseable {
         this.sweeper = new Sweeper(ctx);
         this.joins = new Joins(ctx, snapshots, writer, gate, format, trimmer, sessions);
         this.rollover = new LogRollover(ctx, writer, gate);
+        this.task = tasks.start(new TaskWrites(writer, format, alive, departures));
 
         metrics.onTakeover();
         ctx.log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + writer.state().topVer
@@ -100,7 +102,7 @@ public final class Coordinator implements AutoCloseable {
 
         departures.step(aliveNow);
 
-        if (!draining) // Joins and queued messages wait for the log's new epoch.
+        if (!draining && !task.holdsJoins()) // Joins wait for the log's new epoch, and for a round's verdict.
             joins.step(aliveNow, departures.leaving());
 
         // A stopping node's NODE_LEFT comes after what it queued here; left/ was listed first, so that the queue holds
@@ -110,6 +112,10 @@ public final class Coordinator implements AutoCloseable {
         trimmer.step(aliveNow);
         rollover.finish();
         sweeper.step(aliveNow);
+
+        // Last: a round's verdict may remove this node itself, which then does nothing more as coordinator.
+        if (!draining)
+            task.step(aliveNow);
     }
 
     /**
@@ -119,6 +125,7 @@ public final class Coordinator implements AutoCloseable {
     public void tick() {
         customs.markDirty();
         departures.markDirty();
+        task.markDirty();
     }
 
     /** Closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */
@@ -155,6 +162,7 @@ public final class Coordinator implements AutoCloseable {
     }
 
     @Override public void close() {
+        task.close();
         customs.close();
         departures.close();
         alive.close();

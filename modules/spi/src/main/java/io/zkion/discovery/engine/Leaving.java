@@ -146,6 +146,14 @@ final class Leaving {
         if (joiningParts != null)
             clean(paths.parts, () -> store.children(paths.parts), joiningParts);
 
+        try {
+            for (String name : store.children(paths.comm)) // A round cut short: its reports under r-<id>.
+                store.client().delete().deletingChildrenIfNeeded().forPath(paths.comm + "/" + name);
+        }
+        catch (Exception e) {
+            log.warning("Failed to clean " + paths.comm + ": " + e);
+        }
+
         store.deleteQuietly(paths.state);
 
         // Empty now: gone, they take ZooKeeper's sequence counters with them; every node creates them at start.

@@ -13,6 +13,7 @@ import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
+import io.zkion.discovery.resolve.Rounds;
 import io.zkion.discovery.zk.ZkFaults;
 import io.zkion.discovery.zk.SessionExpiry;
 import java.util.Collection;
@@ -60,6 +61,7 @@ public final class NodeEngine {
     private final DiscoveryCycle cycle;
     private final Queries queries;
     private final OutageGuard outage;
+    private final Rounds rounds;
 
     public NodeEngine(CuratorFramework client, String root, int requestLimit, EventFormats formats,
         ControlCodec codec, ObjectCodec objects, DiscoveryHost host, ZkIonClusterNode local, long joinTimeout,
@@ -71,7 +73,10 @@ public final class NodeEngine {
         this.sender = new MessageSender(ctx, lifecycle, membership, outage);
         this.loop = new DiscoveryLoop(host.igniteInstanceName(), this::runCycle);
         this.watch = new LogWatch(ctx, loop);
-        this.role = new RoleSwitch(ctx, membership, watch, loop);
+        this.rounds = new Rounds(ctx.store(), objects, codec, local, ctx.log(), metrics, host.communication(),
+            membership::topology, this::grantedSessionTimeout);
+        ctx.notifier().internal(rounds);
+        this.role = new RoleSwitch(ctx, membership, watch, loop, rounds.coordinatorTasks(loop::trigger));
         this.acks = new AckWriter(ctx, lifecycle, membership, loop);
         this.leaving = new Leaving(ctx);
         this.joining = new Joining(ctx, membership, acks, watch, loop, outage, () -> lifecycle.is(State.STOPPED));
@@ -107,6 +112,8 @@ public final class NodeEngine {
      */
     public void stop() {
         State prev = lifecycle.stop();
+
+        rounds.close(); // Calls waiting on a communication failure round return now.
 
         if (prev == State.NEW || prev == State.JOINING || prev == State.DISCONNECTED) {
             giveUpJoin();
@@ -242,6 +249,23 @@ public final class NodeEngine {
         }
         catch (Exception e) {
             return "none";
+        }
+    }
+
+    /** Blocks until a communication failure round decided on {@code peer}; see {@link Rounds#resolve}. */
+    public void resolveCommunicationFailure(ClusterNode peer, Exception err) {
+        rounds.resolve(peer, err);
+    }
+
+    /** @return The session timeout ZooKeeper granted, in ms; 10 s if there is no session to ask. */
+    private long grantedSessionTimeout() {
+        try {
+            int t = ctx.client().getZookeeperClient().getZooKeeper().getSessionTimeout();
+
+            return t > 0 ? t : 10_000;
+        }
+        catch (Exception e) {
+            return 10_000;
         }
     }
 

@@ -1,6 +1,7 @@
 package io.zkion.discovery.engine;
 
 import io.zkion.discovery.coordinator.Coordinator;
+import io.zkion.discovery.coordinator.CoordinatorTask;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
@@ -18,6 +19,7 @@ final class RoleSwitch {
     private final EngineContext ctx;
     private final Membership membership;
     private final DiscoveryLoop loop;
+    private final CoordinatorTask.Factory tasks;
 
     /**
      * While coordinating, a cycle runs at least this often with alive/, custom/ and left/ listed afresh: should a
@@ -29,8 +31,10 @@ final class RoleSwitch {
     /** Set while this node coordinates; read by a stopping thread too. */
     private volatile Coordinator crd;
 
-    RoleSwitch(EngineContext ctx, Membership membership, LogWatch watch, DiscoveryLoop loop) {
+    RoleSwitch(EngineContext ctx, Membership membership, LogWatch watch, DiscoveryLoop loop,
+        CoordinatorTask.Factory tasks) {
         this.ctx = ctx;
+        this.tasks = tasks;
         this.membership = membership;
         this.loop = loop;
         this.tick = loop.delayed(TICK_MS, () -> {
@@ -106,6 +110,6 @@ final class RoleSwitch {
         Member member = membership.member();
 
         crd = new Coordinator(ctx.store(), ctx.codec(), ctx.formats(), ctx.objects(), member, ctx.host(), ctx.local(),
-            ctx.metrics(), ctx.snapshots(), ctx.notifier(), loop::trigger);
+            ctx.metrics(), ctx.snapshots(), ctx.notifier(), loop::trigger, tasks);
     }
 }

@@ -26,4 +26,9 @@ public interface DiscoveryHost {
     Map<String, Object> nodeAttributes();
 
     String igniteInstanceName();
+
+    /** @return Ignite's communication as a communication-failure round uses it; null where there is none. */
+    default Communication communication() {
+        return null;
+    }
 }

@@ -34,6 +34,10 @@ public final class DiscoveryMetrics {
     private final LongAdder messagesHeld = new LongAdder();
     private final LongAdder messagesHeldNow = new LongAdder();
     private volatile long outageSince;
+    private final LongAdder commErrors = new LongAdder();
+    private final LongAdder rounds = new LongAdder();
+    private final LongAdder roundKills = new LongAdder();
+    private volatile long lastRoundMs;
 
     public void onJoined() { joined.increment(); }
     public void onLeft() { left.increment(); }
@@ -53,6 +57,14 @@ public final class DiscoveryMetrics {
     public void onUndeliverable() { undeliverable.increment(); }
     public void onOutageStarted(long at) { outages.increment(); outageSince = at; }
     public void onOutageEnded(long lasted) { outageMillis.add(lasted); outageSince = 0; }
+    public void onCommunicationError() { commErrors.increment(); }
+    public void onRoundStarted() { rounds.increment(); }
+    public void onRoundEnded(long ms, int killed) { lastRoundMs = ms; roundKills.add(killed); }
+
+    /** @return Communication failures Ignite asked this node to resolve, as the stock SPI counts them. */
+    public long communicationErrors() {
+        return commErrors.sum();
+    }
 
     /** A custom message starts (+1) or stops (-1) waiting for ZooKeeper to come back. */
     public void onMessageHeld(int delta) {
@@ -132,8 +144,7 @@ public final class DiscoveryMetrics {
         add(stock, "JoinedNodes", "Joined nodes count.", joined);
         add(stock, "FailedNodes", "Failed nodes count.", failed);
         add(stock, "LeftNodes", "Left nodes count.", left);
-        // Communication-failure resolution is not supported: none is ever processed.
-        stock.register("CommunicationErrors", () -> 0L, "Communication errors count.");
+        add(stock, "CommunicationErrors", "Communication errors count.", commErrors);
         stock.register("CurrentTopologyVersion", topVer, "Current topology version.");
         stock.register("Coordinator", coordinator, UUID.class, "Coordinator ID.");
 
@@ -161,6 +172,10 @@ public final class DiscoveryMetrics {
             + " none.");
         add(own, "CustomMessagesHeld", "Custom messages that waited for ZooKeeper to come back.", messagesHeld);
         add(own, "CustomMessagesHeldNow", "Custom messages waiting for ZooKeeper to come back now.", messagesHeldNow);
+        add(own, "CommunicationFailureRounds", "Communication failure rounds this node opened as coordinator.", rounds);
+        add(own, "CommunicationFailureKills", "Nodes this node removed as coordinator by a round's verdict.", roundKills);
+        own.register("LastCommunicationFailureRoundMs", () -> lastRoundMs, "How long the last round this node decided"
+            + " took, ms.");
         own.register("PendingLogEntries", pendingEntries, "Event log entries not yet trimmed, as this node knows them.");
     }
 

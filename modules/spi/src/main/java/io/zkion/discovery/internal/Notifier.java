@@ -22,11 +22,17 @@ public final class Notifier {
     private final Supplier<DiscoverySpiListener> lsnr;
     private final IgniteLogger log;
     private final DiscoveryMetrics metrics;
+    private volatile InternalMessage.Sink internal = InternalMessage.Sink.NONE;
 
     public Notifier(Supplier<DiscoverySpiListener> lsnr, IgniteLogger log, DiscoveryMetrics metrics) {
         this.lsnr = lsnr;
         this.log = log;
         this.metrics = metrics;
+    }
+
+    /** Sets where ZkIon's own messages go, instead of Ignite's listener. */
+    public void internal(InternalMessage.Sink sink) {
+        internal = sink;
     }
 
     /**
@@ -44,17 +50,24 @@ public final class Notifier {
 
     public void left(long topVer, ClusterNode node, Collection<ClusterNode> snapshot) {
         metrics.onLeft();
+        internal.onDeparture();
         notify(EventType.EVT_NODE_LEFT, topVer, node, snapshot, null, true);
     }
 
     public void failed(long topVer, ClusterNode node, Collection<ClusterNode> snapshot) {
         metrics.onFailed();
+        internal.onDeparture();
         notify(EventType.EVT_NODE_FAILED, topVer, node, snapshot, null, true);
     }
 
-    /** @return The listener's future, already complete when the message is mutable. */
+    /** @return The listener's future, already complete when the message is mutable; null for ZkIon's own. */
     public IgniteFuture<?> custom(long topVer, ClusterNode sender, Collection<ClusterNode> snapshot,
         DiscoverySpiCustomMessage msg) {
+        if (msg instanceof InternalMessage) {
+            internal.onLogged(topVer, snapshot, (InternalMessage)msg);
+            return null;
+        }
+
         metrics.onCustom();
 
         return notify(DiscoveryCustomEvent.EVT_DISCOVERY_CUSTOM_EVT, topVer, sender, snapshot, msg, msg.isMutable());

@@ -45,6 +45,10 @@ final class ClusterStatus {
     /** The join requests not answered yet, oldest first. */
     final List<Join> joins = new ArrayList<>();
     final List<String> problems = new ArrayList<>();
+    /** Communication failure rounds open (normally at most one): name, reports in, age. */
+    final List<Round> rounds = new ArrayList<>();
+    /** Calls for a round not taken by one yet. */
+    int roundCalls;
     int logEntries;
     /** The position of the newest entry (see {@link ZkPaths#sequence}), or -1 if none. */
     long newestEntry = -1;
@@ -67,6 +71,18 @@ final class ClusterStatus {
     }
 
     /** A join request waiting for the coordinator's answer. */
+    static final class Round {
+        final String name;
+        final int reports;
+        final long ageMs;
+
+        Round(String name, int reports, long ageMs) {
+            this.name = name;
+            this.reports = reports;
+            this.ageMs = ageMs;
+        }
+    }
+
     static final class Join {
         final String name;
         final long ageMs;
@@ -102,6 +118,7 @@ final class ClusterStatus {
 
         st.readAlive(store, codec);
         st.readJoins(store, now);
+        st.readRounds(store, now);
         st.readLog(store, now);
         st.judge();
 
@@ -145,6 +162,22 @@ final class ClusterStatus {
         }
 
         joins.sort(Comparator.comparingLong((Join j) -> j.ageMs).reversed());
+    }
+
+    private void readRounds(ZkStore store, long now) throws Exception {
+        String dir = store.paths().comm;
+
+        for (String name : store.children(dir)) {
+            if (name.startsWith("ask-"))
+                roundCalls++;
+            else {
+                Stat stat = store.client().checkExists().forPath(dir + "/" + name);
+
+                if (stat != null) // Else decided meanwhile.
+                    rounds.add(new Round(name.substring(name.indexOf('-') + 1), stat.getNumChildren(),
+                        Math.max(0, now - stat.getCtime())));
+            }
+        }
     }
 
     private void readLog(ZkStore store, long now) throws Exception {

@@ -24,6 +24,9 @@ final class StatusRendering {
             + (st.joining() == 0 ? "" : ", " + st.joining() + " of them joining"));
         line(sb, "joins", st.joins.isEmpty() ? "none pending" : st.joins.size() + " pending, the oldest "
             + st.joins.get(0).name + " for " + seconds(st.joins.get(0).ageMs));
+        line(sb, "comm rounds", st.rounds.isEmpty() ? (st.roundCalls == 0 ? "none" : st.roundCalls + " call(s), no round"
+            + " open yet") : "round " + st.rounds.get(0).name + " open for " + seconds(st.rounds.get(0).ageMs) + ", "
+            + st.rounds.get(0).reports + " of " + st.alive.size() + " nodes reported");
         line(sb, "format", st.state.format);
         line(sb, "gate", st.gate == null ? "absent" : (st.gate.open ? "open" : "CLOSED for " + seconds(st.gateClosedMs))
             + ", " + st.gate.format);
@@ -109,6 +112,15 @@ final class StatusRendering {
         }
 
         Alive slow = st.slowest();
+
+        sb.append("],\"roundCalls\":").append(st.roundCalls).append(",\"rounds\":[");
+
+        for (int i = 0; i < st.rounds.size(); i++) {
+            ClusterStatus.Round r = st.rounds.get(i);
+
+            sb.append(i == 0 ? "" : ",").append("{\"id\":").append(Json.string(r.name)).append(",\"reports\":")
+                .append(r.reports).append(",\"ageMs\":").append(r.ageMs).append('}');
+        }
 
         sb.append("],\"slowest\":").append(slow == null ? "null" : Json.string(slow.id.toString())).append(",\"alive\":[");
 

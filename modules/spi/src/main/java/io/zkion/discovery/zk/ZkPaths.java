@@ -22,6 +22,8 @@ import java.util.UUID;
  *                                 Entries of log epoch n &gt; 0 are e&lt;n&gt;-&lt;seq&gt;: a rollover drains the log and
  *                                 creates it anew, so that ZooKeeper's counter under it starts from zero
  * parts/&lt;uuid&gt;-&lt;k&gt;   either       pieces of payloads larger than one ZooKeeper request
+ * comm/ask-&lt;id&gt;      persistent   a node's call for a communication-failure round (0.2.0); the round takes it
+ * comm/r-&lt;round&gt;/&lt;id&gt; persistent each node's connectivity report in that round; gone with the round's verdict
  * </pre>
  * A stopped cluster leaves only the gate and the empty parents behind.
  */
@@ -37,6 +39,7 @@ public final class ZkPaths {
     public final String custom;
     public final String log;
     public final String parts;
+    public final String comm;
 
     public ZkPaths(String root) {
         this.root = root;
@@ -50,16 +53,17 @@ public final class ZkPaths {
         custom = root + "/custom";
         log = root + "/log";
         parts = root + "/parts";
+        comm = root + "/comm";
     }
 
     /** @return Every directory under the root: every node makes sure they exist at start. */
     public String[] parents() {
-        return new String[] {alive, join, nodes, joined, left, custom, log, parts};
+        return new String[] {alive, join, nodes, joined, left, custom, log, parts, comm};
     }
 
     /** @return The directories whose children may be parts manifests: all but {@link #parts} itself. */
     public String[] withManifests() {
-        return Arrays.stream(parents()).filter(dir -> !dir.equals(parts)).toArray(String[]::new);
+        return Arrays.stream(parents()).filter(dir -> !dir.equals(parts) && !dir.equals(comm)).toArray(String[]::new);
     }
 
     /**
@@ -77,6 +81,21 @@ public final class ZkPaths {
      */
     public String[] sequential() {
         return new String[] {log, custom};
+    }
+
+    /** @return Where a node calls for a communication-failure round. */
+    public String commAsk(UUID node) {
+        return comm + "/ask-" + node;
+    }
+
+    /** @return The directory of a communication-failure round's reports. */
+    public String round(UUID round) {
+        return comm + "/r-" + round;
+    }
+
+    /** @return A node's connectivity report in a round. */
+    public String report(UUID round, UUID node) {
+        return round(round) + "/" + node;
     }
 
     public String alive(UUID id) {

@@ -5,7 +5,7 @@ import io.zkion.discovery.codec.zip.StreamingZip;
 
 /**
  * Encodes and decodes the SPI's control records (cluster state, log gate, alive info, join request and result,
- * joined-event data). They use the Ion envelope of the event format, so every znode the SPI writes
+ * joined-event data, connectivity reports). They use the Ion envelope of the event format, so every znode the SPI writes
  * starts with a format id and reads back as Ion text in a dump.
  */
 public final class ControlCodec {
@@ -65,5 +65,13 @@ public final class ControlCodec {
 
     public NodeData decodeNodeData(byte[] data, String what) {
         return ion.unwrap(data, what, r -> NodeData.read(r, what));
+    }
+
+    public byte[] encode(ConnectivityReport r) {
+        return ion.wrap(r::write);
+    }
+
+    public ConnectivityReport decodeReport(byte[] data, String what) {
+        return ion.unwrap(data, what, r -> ConnectivityReport.read(r, what));
     }
 }

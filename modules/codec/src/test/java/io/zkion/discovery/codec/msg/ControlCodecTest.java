@@ -73,6 +73,25 @@ public class ControlCodecTest {
         }
     }
 
+    @Test public void connectivityReportRoundTripsAndAnotherRecordIsRefusedByPath() {
+        ConnectivityReport r = codec.decodeReport(codec.encode(new ConnectivityReport(Events.node(9), Events.node(1),
+            Arrays.asList(Events.node(1), Events.node(2)), null)), "report");
+
+        assertEquals(Events.node(9), r.round);
+        assertEquals(Arrays.asList(Events.node(1), Events.node(2)), r.reached);
+        assertEquals(null, r.error);
+        assertEquals("timed out", codec.decodeReport(codec.encode(new ConnectivityReport(Events.node(9), Events.node(1),
+            Arrays.asList(Events.node(1)), "timed out")), "report").error);
+
+        try {
+            codec.decodeReport(codec.encode(new GateState(true, "ion-2")), "/root/comm/r-x/y");
+            fail();
+        }
+        catch (CorruptPayloadException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("/root/comm/r-x/y"));
+        }
+    }
+
     @Test public void joinRequestRoundTrips() {
         JoinRequest j = codec.decodeJoinRequest(codec.encode(new JoinRequest(Events.node(3), false,
             Arrays.asList("ion-1"), new byte[] {1, 2}, new byte[] {3}, new byte[] {7})), "j");

@@ -54,7 +54,10 @@ public final class ControlFixtures {
         return m;
     }
 
-    /** The fixtures added in release 0.2.0: the alive record with who the node is (host, consistent id, order, release). */
+    /**
+     * The fixtures added in release 0.2.0: the alive record with who the node is (host, consistent id, order, release),
+     * and a node's report in a communication-failure round.
+     */
     static Map<String, Object> since020() {
         Map<String, Object> m = new LinkedHashMap<>();
 
@@ -62,6 +65,10 @@ public final class ControlFixtures {
             "10.0.0.5:47500", 7, "0.2.0"));
         m.put("alive-node-joining", new AliveInfo(true, Arrays.asList("ion-2"), 0, "app-3.example", "app-3:47100", 0,
             "0.2.0"));
+        m.put("connectivity-report", new ConnectivityReport(Events.node(20), Events.node(1),
+            Arrays.asList(Events.node(1), Events.node(2)), null));
+        m.put("connectivity-report-error", new ConnectivityReport(Events.node(20), Events.node(3),
+            Arrays.asList(Events.node(3)), "IgniteCheckedException: the check timed out"));
 
         return m;
     }
@@ -77,6 +84,8 @@ public final class ControlFixtures {
             return codec.encode((JoinRequest)rec);
         if (rec instanceof JoinResult)
             return codec.encode((JoinResult)rec);
+        if (rec instanceof ConnectivityReport)
+            return codec.encode((ConnectivityReport)rec);
 
         return codec.encode((NodeData)rec);
     }

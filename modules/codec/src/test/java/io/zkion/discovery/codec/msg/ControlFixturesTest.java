@@ -49,6 +49,8 @@ public class ControlFixturesTest {
             return codec.decodeJoinRequest(data, what);
         if (like instanceof JoinResult)
             return codec.decodeJoinResult(data, what);
+        if (like instanceof ConnectivityReport)
+            return codec.decodeReport(data, what);
 
         return codec.decodeNodeData(data, what);
     }
@@ -86,6 +88,9 @@ public class ControlFixturesTest {
                 + " state=" + (r.state == null ? null : describe(r.state)) + " snapshot=" + Arrays.toString(r.snapshot)
                 + " common=" + Arrays.toString(r.commonData) + " recent=" + Arrays.toString(r.recentMessages);
         }
+
+        if (rec instanceof ConnectivityReport)
+            return rec.toString();
 
         NodeData d = (NodeData)rec;
 

@@ -1,0 +1,367 @@
+package io.zkion.discovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.ignite.Ignite;
+import org.apache.ignite.Ignition;
+import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.configuration.CommunicationFailureContext;
+import org.apache.ignite.configuration.CommunicationFailureResolver;
+import org.apache.ignite.configuration.IgniteConfiguration;
+import org.apache.ignite.events.EventType;
+import org.apache.ignite.internal.IgniteEx;
+import org.apache.ignite.internal.cluster.ClusterTopologyCheckedException;
+import org.apache.ignite.spi.IgniteSpiException;
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Communication-failure rounds (issue 21) on real nodes and a real ZooKeeper: a peer that Ignite's communication
+ * cannot reach is decided on in one round, by the resolver, the same on every node. The connection checks answer from
+ * a matrix ({@link MatrixCommunicationSpi}).
+ */
+@SuppressWarnings("unchecked")
+public class CommunicationFailureTest extends ZkIonTestSupport {
+    /** The orders a {@link KillOrders} resolver removes; null for Ignite's default resolver. */
+    private static volatile Set<Long> killOrders;
+
+    /** A resolver every node gets, instead of the default or {@link KillOrders}; null for those. */
+    private static volatile CommunicationFailureResolver custom;
+
+    /** Per node: its NODE_FAILED events, as "order@topVer". */
+    private final Map<String, List<String>> failures = new ConcurrentHashMap<>();
+
+    @Before public void resetMatrix() {
+        MatrixCommunicationSpi.reset();
+        killOrders = null;
+        custom = null;
+    }
+
+    @After public void releaseChecks() {
+        MatrixCommunicationSpi.release.countDown();
+    }
+
+    @Override protected IgniteConfiguration config(String name, boolean client) {
+        MatrixCommunicationSpi comm = new MatrixCommunicationSpi();
+
+        comm.setLocalAddress("127.0.0.1");
+
+        IgniteConfiguration cfg = super.config(name, client).setCommunicationSpi(comm);
+
+        if (custom != null)
+            return cfg.setCommunicationFailureResolver(custom);
+
+        return killOrders == null ? cfg : cfg.setCommunicationFailureResolver(new KillOrders());
+    }
+
+    /** A resolver that removes the nodes of the orders the test names, whatever the matrix. */
+    static class KillOrders implements CommunicationFailureResolver {
+        @Override public void resolve(CommunicationFailureContext ctx) {
+            for (ClusterNode n : ctx.topologySnapshot()) {
+                if (killOrders.contains(n.order()))
+                    ctx.killNode(n);
+            }
+        }
+    }
+
+    @Test(timeout = 120_000) public void aRoundWhereEveryNodeReachesEveryOtherRemovesNobody() throws Exception {
+        killOrders = Set.of(2L); // Never asked: every node reaches every other.
+
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+
+        assertNull(resolve(s1, s2).get(60, TimeUnit.SECONDS));
+        assertEquals(2, s1.cluster().nodes().size());
+        assertRoundCleanedUp();
+        assertEquals(1, spiOf(s1).discoveryMetrics().communicationErrors());
+    }
+
+    @Test(timeout = 180_000) public void aRoundOfTenNodesRemovesNobodyWhenAllAreConnected() throws Exception {
+        List<Ignite> all = new ArrayList<>();
+
+        for (int i = 1; i <= 10; i++)
+            all.add(start("s" + i));
+
+        CompletableFuture<Throwable> a = resolve(all.get(3), all.get(7));
+        CompletableFuture<Throwable> b = resolve(all.get(8), all.get(1));
+
+        assertNull(a.get(60, TimeUnit.SECONDS));
+        assertNull(b.get(60, TimeUnit.SECONDS));
+        assertEquals(10, all.get(0).cluster().nodes().size());
+        assertRoundCleanedUp();
+    }
+
+    @Test(timeout = 120_000) public void theResolversKillsFailEverywhereAtOneTopologyVersion() throws Exception {
+        killOrders = Set.of(2L);
+
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start("s3");
+        UUID id2 = s2.cluster().localNode().id();
+
+        watchFailures(s1, s3);
+        MatrixCommunicationSpi.cut("s1", "s2"); // Not every node reaches every other: the resolver decides.
+
+        Throwable t = resolve(s1, s2).get(60, TimeUnit.SECONDS);
+
+        assertPeerFailed(t, id2);
+
+        for (Ignite n : List.of(s1, s3))
+            await(n.name() + " saw s2 fail", 30_000, () -> !failures.get(n.name()).isEmpty());
+
+        assertEquals(failures.get("s1"), failures.get("s3"));
+        await("s2 stopped", 30_000, () -> Ignition.allGrids().stream().noneMatch(g -> g.name().equals("s2")));
+        assertRoundCleanedUp();
+
+        // The stock counter on the caller; ZkIon's own on the coordinator that decided.
+        assertEquals(1L, metric(s1, "io.discovery", "CommunicationErrors"));
+        assertEquals(1L, metric(s1, "io.discovery.zkion", "CommunicationFailureRounds"));
+        assertEquals(1L, metric(s1, "io.discovery.zkion", "CommunicationFailureKills"));
+        assertEquals(0L, metric(s3, "io.discovery", "CommunicationErrors"));
+
+        Ignite s4 = start("s4");
+
+        assertEquals(3, s4.cluster().nodes().size());
+    }
+
+    @Test(timeout = 120_000) public void aKillSetWithTheCoordinatorHandsTheRoleOn() throws Exception {
+        killOrders = Set.of(1L, 3L);
+
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start("s3");
+        Ignite s4 = start("s4");
+        UUID id1 = s1.cluster().localNode().id();
+
+        watchFailures(s2, s4);
+        MatrixCommunicationSpi.cut("s2", "s1");
+
+        assertPeerFailed(resolve(s2, s1).get(60, TimeUnit.SECONDS), id1);
+
+        for (Ignite n : List.of(s2, s4))
+            await(n.name() + " saw both fail", 30_000, () -> failures.get(n.name()).size() == 2);
+
+        assertEquals(failures.get("s2"), failures.get("s4"));
+        await("s1 and s3 stopped", 30_000, () -> Ignition.allGrids().stream()
+            .noneMatch(g -> g.name().equals("s1") || g.name().equals("s3")));
+
+        Ignite s5 = start("s5");
+
+        assertEquals(3, s5.cluster().nodes().size());
+        assertRoundCleanedUp();
+    }
+
+    @Test(timeout = 120_000) public void ignitesDefaultResolverRemovesAnIsolatedServer() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start("s3");
+        UUID id3 = s3.cluster().localNode().id();
+
+        MatrixCommunicationSpi.cut("s3", "s1");
+        MatrixCommunicationSpi.cut("s3", "s2");
+
+        assertPeerFailed(resolve(s1, s3).get(60, TimeUnit.SECONDS), id3);
+        await("s3 stopped", 30_000, () -> Ignition.allGrids().stream().noneMatch(g -> g.name().equals("s3")));
+        await("s1 and s2 without s3", 30_000, () -> s1.cluster().nodes().size() == 2 && s2.cluster().nodes().size() == 2);
+    }
+
+    /** A custom resolver reads the caches through ZkIon's context: their configurations, affinity and owners. */
+    @Test(timeout = 120_000) public void theResolverSeesTheCachesThroughTheContext() throws Exception {
+        Map<String, Object> seen = new ConcurrentHashMap<>();
+
+        custom = ctx -> {
+            seen.put("caches", new java.util.TreeSet<>(ctx.startedCaches().keySet()));
+            seen.put("affinity", ctx.cacheAffinity("c"));
+            seen.put("owners", ctx.cachePartitionOwners("c"));
+            seen.put("nodes", ctx.topologySnapshot().size());
+        };
+
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start("s3");
+
+        s1.getOrCreateCache(new org.apache.ignite.configuration.CacheConfiguration<Integer, Integer>("c").setBackups(1)
+            .setAffinity(new org.apache.ignite.cache.affinity.rendezvous.RendezvousAffinityFunction(false, 32)))
+            .put(1, 1);
+
+        MatrixCommunicationSpi.cut("s1", "s2");
+
+        assertNull("the resolver removed nobody", resolve(s1, s2).get(60, TimeUnit.SECONDS));
+
+        assertTrue(String.valueOf(seen.get("caches")), ((Set<?>)seen.get("caches")).contains("c"));
+        assertEquals(3, seen.get("nodes"));
+
+        List<List<ClusterNode>> aff = (List<List<ClusterNode>>)seen.get("affinity");
+        List<List<ClusterNode>> owners = (List<List<ClusterNode>>)seen.get("owners");
+
+        assertEquals(32, aff.size());
+        assertEquals(32, owners.size());
+
+        for (int p = 0; p < 32; p++) {
+            assertEquals("partition " + p + " has a primary and a backup", 2, aff.get(p).size());
+            assertFalse("partition " + p + " has an owner", owners.get(p).isEmpty());
+        }
+
+        assertEquals(3, s1.cluster().nodes().size());
+    }
+
+    @Test(timeout = 120_000) public void aClientPeerGivesNoRound() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite c1 = startClient("c1");
+
+        long t0 = System.nanoTime();
+
+        assertNull(resolve(s1, c1).get(30, TimeUnit.SECONDS));
+        assertTrue("returned at once", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) < 5_000);
+        assertFalse("no check ran", MatrixCommunicationSpi.CHECKING.contains("s1"));
+        assertEquals(2, s1.cluster().nodes().size());
+    }
+
+    @Test(timeout = 120_000) public void joinsWaitWhileARoundRuns() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+
+        MatrixCommunicationSpi.release = new CountDownLatch(1);
+        MatrixCommunicationSpi.HELD.add("s2");
+
+        CompletableFuture<Throwable> call = resolve(s1, s2);
+
+        await("s2 checks", 30_000, () -> MatrixCommunicationSpi.CHECKING.contains("s2"));
+
+        CompletableFuture<Ignite> joiner = CompletableFuture.supplyAsync(() -> start("s3"));
+
+        Thread.sleep(3_000); // The join request is in; the coordinator holds it while the round is open.
+
+        assertFalse("s3 joined during the round", joiner.isDone());
+        assertEquals(2, s1.cluster().nodes().size());
+
+        MatrixCommunicationSpi.release.countDown();
+
+        assertNull(call.get(60, TimeUnit.SECONDS));
+        assertEquals(3, joiner.get(60, TimeUnit.SECONDS).cluster().nodes().size());
+    }
+
+    @Test(timeout = 180_000) public void aRoundEndsWhenTheCoordinatorStopsInIt() throws Exception {
+        killOrders = Set.of(3L);
+
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start("s3");
+        UUID id3 = s3.cluster().localNode().id();
+
+        MatrixCommunicationSpi.release = new CountDownLatch(1);
+        MatrixCommunicationSpi.HELD.add("s2");
+
+        MatrixCommunicationSpi.cut("s2", "s3");
+
+        CompletableFuture<Throwable> call = resolve(s2, s3);
+
+        await("s2 checks", 30_000, () -> MatrixCommunicationSpi.CHECKING.contains("s2"));
+        Ignition.stop(s1.name(), true);
+        MatrixCommunicationSpi.release.countDown();
+
+        // s2, the next coordinator, finds the round open in its log and decides it from the reports.
+        assertPeerFailed(call.get(90, TimeUnit.SECONDS), id3);
+        await("s2 alone", 30_000, () -> s2.cluster().nodes().size() == 1);
+        assertRoundCleanedUp();
+    }
+
+    @Test(timeout = 180_000) public void aNodeThatLosesZooKeeperInARoundDoesNotHoldIt() throws Exception {
+        killOrders = Set.of(2L);
+
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start("s3");
+        UUID id2 = s2.cluster().localNode().id();
+
+        MatrixCommunicationSpi.release = new CountDownLatch(1);
+        MatrixCommunicationSpi.HELD.add("s3");
+
+        MatrixCommunicationSpi.cut("s1", "s2");
+
+        CompletableFuture<Throwable> call = resolve(s1, s2);
+
+        await("s3 checks", 30_000, () -> MatrixCommunicationSpi.CHECKING.contains("s3"));
+        spiOf(s3).simulateNodeFailure(); // Its session ends before it reports.
+
+        assertPeerFailed(call.get(90, TimeUnit.SECONDS), id2);
+        await("s1 alone", 30_000, () -> s1.cluster().nodes().size() == 1);
+        assertRoundCleanedUp();
+    }
+
+    private static long metric(Ignite n, String registry, String name) {
+        return ((IgniteEx)n).context().metric().registry(registry)
+            .<org.apache.ignite.spi.metric.LongMetric>findMetric(name).value();
+    }
+
+    /** @return The call's outcome: null if it returned, else what it threw. */
+    private CompletableFuture<Throwable> resolve(Ignite from, Ignite peer) {
+        ClusterNode p = peer.cluster().localNode();
+
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                spiOf(from).resolveCommunicationFailure(p, new Exception("test: cannot reach " + p.id()));
+                return null;
+            }
+            catch (Throwable t) {
+                return t;
+            }
+        });
+    }
+
+    private static void assertPeerFailed(Throwable t, UUID peer) {
+        assertNotNull("the call threw", t);
+        assertTrue(String.valueOf(t), t instanceof IgniteSpiException);
+        assertTrue(String.valueOf(t.getCause()), t.getCause() instanceof ClusterTopologyCheckedException);
+        assertTrue(t.getMessage(), t.getMessage().contains(peer.toString()));
+    }
+
+    private void watchFailures(Ignite... all) {
+        for (Ignite n : all) {
+            List<String> l = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+            failures.put(n.name(), l);
+            n.events().localListen(e -> {
+                org.apache.ignite.events.DiscoveryEvent d = (org.apache.ignite.events.DiscoveryEvent)e;
+
+                l.add(d.eventNode().order() + "@" + d.topologyVersion());
+
+                return true;
+            }, EventType.EVT_NODE_FAILED);
+        }
+    }
+
+    /** No call, report or round directory is left under comm/ once the round is over. */
+    private void assertRoundCleanedUp() throws Exception {
+        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            c.start();
+
+            await("comm/ empty", 30_000, () -> {
+                try {
+                    return c.checkExists().forPath(root + "/comm") == null
+                        || c.getChildren().forPath(root + "/comm").isEmpty();
+                }
+                catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+    }
+}
