@@ -45,6 +45,9 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
     /** A resolver every node gets, instead of the default or {@link KillOrders}; null for those. */
     private static volatile CommunicationFailureResolver custom;
 
+    /** How long each call that got a verdict took, from the call (Ignite's report) to its return, ms. */
+    private static final List<Long> CALL_MS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     /** Per node: its NODE_FAILED events, as "order@topVer". */
     private final Map<String, List<String>> failures = new ConcurrentHashMap<>();
 
@@ -52,6 +55,18 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         MatrixCommunicationSpi.reset();
         killOrders = null;
         custom = null;
+    }
+
+    /** Prints the calls' times, for the record: the wait for the peer to fail on its own is in them. */
+    @org.junit.AfterClass public static void printCallTimes() {
+        List<Long> ms = new ArrayList<>(CALL_MS);
+
+        java.util.Collections.sort(ms);
+
+        if (!ms.isEmpty()) {
+            System.out.println("Communication failure calls: " + ms.size() + ", from the call to its verdict p50 "
+                + ms.get(ms.size() / 2) + " ms, max " + ms.get(ms.size() - 1) + " ms: " + ms);
+        }
     }
 
     @After public void releaseChecks() {
@@ -222,6 +237,91 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         assertEquals(3, s1.cluster().nodes().size());
     }
 
+    /**
+     * Ignite's default resolver on a split: servers 1-3 and 4-5 cannot reach each other, one client reaches every
+     * server, another only 4-5. The larger side stays with the client that reaches all of it; the rest is removed.
+     */
+    @Test(timeout = 180_000) public void ignitesDefaultResolverKeepsTheLargerSideOfASplit() throws Exception {
+        List<Ignite> servers = new ArrayList<>();
+
+        for (int i = 1; i <= 5; i++)
+            servers.add(start("s" + i));
+
+        Ignite c1 = startClient("c1");
+        Ignite c2 = startClient("c2");
+
+        for (String a : List.of("s1", "s2", "s3")) {
+            MatrixCommunicationSpi.cut(a, "c2");
+
+            for (String b : List.of("s4", "s5"))
+                MatrixCommunicationSpi.cut(a, b);
+        }
+
+        CompletableFuture<Throwable> call = resolve(servers.get(0), servers.get(3));
+
+        assertPeerFailed(call.get(60, TimeUnit.SECONDS), servers.get(3).cluster().localNode().id());
+        await("s1, s2, s3 and c1 left", 60_000, () -> servers.get(0).cluster().nodes().size() == 4);
+
+        List<String> names = new ArrayList<>();
+
+        for (ClusterNode n : servers.get(0).cluster().nodes())
+            names.add(n.attribute(org.apache.ignite.internal.IgniteNodeAttributes.ATTR_IGNITE_INSTANCE_NAME));
+
+        java.util.Collections.sort(names);
+        assertEquals(List.of("c1", "s1", "s2", "s3"), names);
+        assertEquals(4, c1.cluster().nodes().size());
+        assertRoundCleanedUp();
+    }
+
+    /**
+     * Calls from several nodes while nodes join and leave and caches come and go: every call returns (every node
+     * reaches every other), rounds never overlap, and nothing is left under comm/.
+     */
+    @Test(timeout = 240_000) public void callsDuringJoinsLeavesAndCacheChurnAllEnd() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start("s3");
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        List<CompletableFuture<?>> churn = new ArrayList<>();
+
+        churn.add(CompletableFuture.runAsync(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                Ignite j = start("j" + i);
+
+                nodes.remove(j);
+                Ignition.stop(j.name(), true);
+            }
+        }));
+        churn.add(CompletableFuture.runAsync(() -> {
+            for (int i = 0; !stop.get(); i++) {
+                s2.getOrCreateCache("churn" + i % 3).put(i, i);
+                s2.destroyCache("churn" + i % 3);
+            }
+        }));
+
+        List<CompletableFuture<Throwable>> calls = new ArrayList<>();
+
+        for (int round = 0; round < 2; round++) {
+            calls.add(resolve(s1, s2));
+            calls.add(resolve(s3, s1));
+            calls.add(resolve(s2, s3));
+
+            for (CompletableFuture<Throwable> c : calls)
+                assertNull(c.get(120, TimeUnit.SECONDS));
+
+            calls.clear();
+        }
+
+        stop.set(true);
+
+        for (CompletableFuture<?> f : churn)
+            f.get(120, TimeUnit.SECONDS);
+
+        assertEquals(3, s1.cluster().nodes().size());
+        assertTrue("rounds ran", metric(s1, "io.discovery.zkion", "CommunicationFailureRounds") >= 1);
+        assertRoundCleanedUp();
+    }
+
     @Test(timeout = 120_000) public void aClientPeerGivesNoRound() throws Exception {
         Ignite s1 = start("s1");
         Ignite c1 = startClient("c1");
@@ -261,17 +361,14 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
     @Test(timeout = 180_000) public void aRoundEndsWhenTheCoordinatorStopsInIt() throws Exception {
         killOrders = Set.of(3L);
 
-        Ignite s1 = start("s1");
-        Ignite s2 = start("s2");
-        Ignite s3 = start("s3");
-        UUID id3 = s3.cluster().localNode().id();
-
-        MatrixCommunicationSpi.release = new CountDownLatch(1);
-        MatrixCommunicationSpi.HELD.add("s2");
+        Ignite[] s = threeServersWithAHeldCheck("s2");
+        Ignite s1 = s[0];
+        Ignite s2 = s[1];
+        UUID id3 = s[2].cluster().localNode().id();
 
         MatrixCommunicationSpi.cut("s2", "s3");
 
-        CompletableFuture<Throwable> call = resolve(s2, s3);
+        CompletableFuture<Throwable> call = resolve(s2, s[2]);
 
         await("s2 checks", 30_000, () -> MatrixCommunicationSpi.CHECKING.contains("s2"));
         Ignition.stop(s1.name(), true);
@@ -286,17 +383,14 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
     @Test(timeout = 180_000) public void aNodeThatLosesZooKeeperInARoundDoesNotHoldIt() throws Exception {
         killOrders = Set.of(2L);
 
-        Ignite s1 = start("s1");
-        Ignite s2 = start("s2");
-        Ignite s3 = start("s3");
-        UUID id2 = s2.cluster().localNode().id();
-
-        MatrixCommunicationSpi.release = new CountDownLatch(1);
-        MatrixCommunicationSpi.HELD.add("s3");
+        Ignite[] s = threeServersWithAHeldCheck("s3");
+        Ignite s1 = s[0];
+        Ignite s3 = s[2];
+        UUID id2 = s[1].cluster().localNode().id();
 
         MatrixCommunicationSpi.cut("s1", "s2");
 
-        CompletableFuture<Throwable> call = resolve(s1, s2);
+        CompletableFuture<Throwable> call = resolve(s1, s[1]);
 
         await("s3 checks", 30_000, () -> MatrixCommunicationSpi.CHECKING.contains("s3"));
         spiOf(s3).simulateNodeFailure(); // Its session ends before it reports.
@@ -311,17 +405,33 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
             .<org.apache.ignite.spi.metric.LongMetric>findMetric(name).value();
     }
 
+    /** @return Servers s1, s2, s3; the connection checks of {@code held} wait for the test's release. */
+    private Ignite[] threeServersWithAHeldCheck(String held) {
+        Ignite[] s = {start("s1"), start("s2"), start("s3")};
+
+        MatrixCommunicationSpi.release = new CountDownLatch(1);
+        MatrixCommunicationSpi.HELD.add(held);
+
+        return s;
+    }
+
     /** @return The call's outcome: null if it returned, else what it threw. */
     private CompletableFuture<Throwable> resolve(Ignite from, Ignite peer) {
         ClusterNode p = peer.cluster().localNode();
 
         return CompletableFuture.supplyAsync(() -> {
+            long t0 = System.nanoTime();
+
             try {
                 spiOf(from).resolveCommunicationFailure(p, new Exception("test: cannot reach " + p.id()));
                 return null;
             }
             catch (Throwable t) {
                 return t;
+            }
+            finally {
+                if (!p.isClient())
+                    CALL_MS.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
             }
         });
     }

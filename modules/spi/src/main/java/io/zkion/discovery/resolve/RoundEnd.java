@@ -3,14 +3,12 @@ package io.zkion.discovery.resolve;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import io.zkion.discovery.internal.InternalMessage;
-import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 
 /**
  * The coordinator's verdict, after the NODE_FAILED events of the nodes it removes in the same entry: the round is
  * over, and every call that waited on it returns or throws. Never handed to Ignite.
  */
-final class RoundEnd implements InternalMessage {
+final class RoundEnd extends RoundMessage {
     private static final long serialVersionUID = 1L;
 
     final UUID round;
@@ -23,18 +21,6 @@ final class RoundEnd implements InternalMessage {
         this.round = round;
         this.killed = new ArrayList<>(killed);
         this.why = why;
-    }
-
-    @Override public DiscoverySpiCustomMessage ackMessage() {
-        return null;
-    }
-
-    @Override public boolean isMutable() {
-        return false;
-    }
-
-    @Override public boolean stopProcess() {
-        return false;
     }
 
     @Override public String toString() {

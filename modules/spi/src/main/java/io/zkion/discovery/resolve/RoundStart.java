@@ -1,32 +1,18 @@
 package io.zkion.discovery.resolve;
 
 import java.util.UUID;
-import io.zkion.discovery.internal.InternalMessage;
-import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
 
 /**
  * The coordinator's entry that opens a communication-failure round: every node of the topology at this place in the
  * log checks whom it reaches and reports it. Never handed to Ignite.
  */
-final class RoundStart implements InternalMessage {
+final class RoundStart extends RoundMessage {
     private static final long serialVersionUID = 1L;
 
     final UUID round;
 
     RoundStart(UUID round) {
         this.round = round;
-    }
-
-    @Override public DiscoverySpiCustomMessage ackMessage() {
-        return null;
-    }
-
-    @Override public boolean isMutable() {
-        return false;
-    }
-
-    @Override public boolean stopProcess() {
-        return false;
     }
 
     @Override public String toString() {
