@@ -156,6 +156,69 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         assertEquals(3, s4.cluster().nodes().size());
     }
 
+    /** Order 2 of 2: the caller's peer is removed, the caller stays alone, and a new node joins it. */
+    @Test(timeout = 120_000) public void theOnlyOtherServerIsRemoved() throws Exception {
+        killOrders = Set.of(2L);
+
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+
+        MatrixCommunicationSpi.cut("s1", "s2");
+
+        assertPeerFailed(resolve(s1, s2).get(60, TimeUnit.SECONDS), s2.cluster().localNode().id());
+        await("s1 alone", 30_000, () -> s1.cluster().nodes().size() == 1);
+        assertEquals(2, start("s3").cluster().nodes().size());
+    }
+
+    /** Orders 2, 4 and 6 of 10, in one verdict: every survivor sees the same three failures. */
+    @Test(timeout = 240_000) public void threeOfTenAreRemovedInOneVerdict() throws Exception {
+        killOrders = Set.of(2L, 4L, 6L);
+
+        List<Ignite> all = new ArrayList<>();
+
+        for (int i = 1; i <= 10; i++)
+            all.add(start("s" + i));
+
+        watchFailures(all.get(0), all.get(9));
+        MatrixCommunicationSpi.cut("s1", "s2");
+
+        assertPeerFailed(resolve(all.get(0), all.get(1)).get(60, TimeUnit.SECONDS), all.get(1).cluster().localNode().id());
+
+        for (Ignite n : List.of(all.get(0), all.get(9)))
+            await(n.name() + " saw three fail", 30_000, () -> failures.get(n.name()).size() == 3);
+
+        assertEquals(failures.get("s1"), failures.get("s10"));
+        await("7 left", 30_000, () -> all.get(0).cluster().nodes().size() == 7);
+        assertEquals(8, start("s11").cluster().nodes().size());
+    }
+
+    /** Three rounds in a row, each removing the coordinator of the moment: the role passes on every time. */
+    @Test(timeout = 240_000) public void theCoordinatorIsRemovedRoundAfterRound() throws Exception {
+        killOrders = Set.of(); // Every node gets KillOrders; each round names whom it removes.
+
+        List<Ignite> all = new ArrayList<>();
+
+        for (int i = 1; i <= 5; i++)
+            all.add(start("s" + i));
+
+        for (int round = 0; round < 3; round++) {
+            Ignite crd = all.get(round);
+            Ignite caller = all.get(4);
+
+            killOrders = Set.of(crd.cluster().localNode().order());
+            MatrixCommunicationSpi.cut(caller.name(), crd.name());
+
+            assertPeerFailed(resolve(caller, crd).get(60, TimeUnit.SECONDS), crd.cluster().localNode().id());
+
+            int left = 4 - round;
+
+            await(left + " left", 30_000, () -> caller.cluster().nodes().size() == left);
+        }
+
+        assertEquals(3, start("s6").cluster().nodes().size());
+        assertRoundCleanedUp();
+    }
+
     @Test(timeout = 120_000) public void aKillSetWithTheCoordinatorHandsTheRoleOn() throws Exception {
         killOrders = Set.of(1L, 3L);
 

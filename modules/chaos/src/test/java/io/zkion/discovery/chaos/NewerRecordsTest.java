@@ -43,6 +43,7 @@ public class NewerRecordsTest {
         int read = 0;
         int refused = 0;
         int kinds = 0;
+        int pairs = 0; // Fixtures times the readers that know their kind.
 
         try (DirectoryStream<Path> files = Files.newDirectoryStream(FIXTURES, "*.zkc")) {
             for (Path f : files) {
@@ -53,6 +54,11 @@ public class NewerRecordsTest {
                 kinds++;
 
                 for (OlderReader r : readers) {
+                    if (!r.knows(kind))
+                        continue; // A record kind of a later release than the reader's (0.2.0's reports).
+
+                    pairs++;
+
                     String expected = OlderReader.describe(r.decodeControl(kind, original, name));
 
                     for (Map.Entry<String, byte[]> v : newer(text, original, name).entrySet()) {
@@ -77,10 +83,11 @@ public class NewerRecordsTest {
         System.out.println("[newer-records] " + kinds + " record fixtures, " + read + " newer variants read with their"
             + " unknown fields skipped, " + refused + " refused by name");
 
-        assertEquals("record fixtures (every control record kind, and 0.2.0's alive records)", 14, kinds);
+        assertEquals("record fixtures (every control record kind, 0.2.0's alive records and connectivity reports)", 16,
+            kinds);
         assertTrue("no variant read", read > 0);
         // The next envelope version, at least, is refused by every reader.
-        assertTrue("no variant refused", refused >= kinds * readers.size());
+        assertTrue("no variant refused", refused >= pairs);
     }
 
     /**
@@ -175,6 +182,8 @@ public class NewerRecordsTest {
             return "JoinRequest";
         if (fixture.startsWith("node-data"))
             return "NodeData";
+        if (fixture.startsWith("connectivity-report"))
+            return "Report";
 
         throw new IllegalArgumentException("A fixture of no known record kind: " + fixture);
     }

@@ -53,6 +53,12 @@ final class OlderReader {
     }
 
     /** @return The control codec's {@code decode<kind>(data, what)}. */
+    /** @return Whether this build's control codec decodes records of {@code kind}. */
+    boolean knows(String kind) throws ClassNotFoundException {
+        return Arrays.stream(loader.loadClass("io.zkion.discovery.codec.msg.ControlCodec").getMethods())
+            .anyMatch(m -> m.getName().equals("decode" + kind));
+    }
+
     Object decodeControl(String kind, byte[] data, String what) throws Throwable {
         Class<?> zip = loader.loadClass("io.zkion.discovery.codec.zip.StreamingZip");
         Object codec = loader.loadClass("io.zkion.discovery.codec.msg.ControlCodec").getConstructor(zip)

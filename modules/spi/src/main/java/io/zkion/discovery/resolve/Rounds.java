@@ -22,6 +22,7 @@ import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.internal.cluster.ClusterTopologyCheckedException;
 import org.apache.ignite.spi.IgniteSpiException;
+import org.apache.ignite.spi.discovery.IgniteDiscoveryThread;
 import org.apache.zookeeper.KeeperException;
 
 /**
@@ -73,6 +74,13 @@ public final class Rounds implements InternalMessage.Sink {
      */
     public void resolve(ClusterNode peer, Exception err) {
         ctx.metrics.onCommunicationError();
+
+        // The thread that applies the log cannot wait for a verdict the log brings.
+        if (Thread.currentThread() instanceof IgniteDiscoveryThread) {
+            ctx.log.warning("Not resolving a communication failure with " + peer.id() + " on the discovery thread (" + err
+                + ')');
+            return;
+        }
 
         if (peer.isClient()) {
             ctx.log.info("Not resolving a communication failure with client " + peer.id() + ": a client peer gives no"
