@@ -103,11 +103,8 @@ public final class Rounds implements InternalMessage.Sink {
 
         synchronized (mux) {
             before = ended;
+            ask = open() == null; // A round open already checks every node now: this call waits on its verdict.
         }
-
-        // A round open already checks every node now: this call waits on its verdict.
-        ask = open() == null;
-
 
         if (ask && !ask())
             return;
