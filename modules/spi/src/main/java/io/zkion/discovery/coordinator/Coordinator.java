@@ -40,6 +40,8 @@ public final class Coordinator implements AutoCloseable {
     private final Sweeper sweeper;
     private final LogRollover rollover;
     private final CoordinatorTask task;
+    private final TaskWrites taskWrites;
+    private final Notifier notifier;
 
     public Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
@@ -68,7 +70,9 @@ public final class Coordinator implements AutoCloseable {
         this.sweeper = new Sweeper(ctx);
         this.joins = new Joins(ctx, snapshots, writer, gate, format, trimmer, sessions);
         this.rollover = new LogRollover(ctx, writer, gate);
-        this.task = tasks.start(new TaskWrites(writer, format, alive, departures));
+        this.notifier = notifier;
+        this.taskWrites = new TaskWrites(writer, format, departures);
+        this.task = tasks.start(taskWrites);
 
         metrics.onTakeover();
         ctx.log.info("This node is the discovery coordinator [node=" + local.id() + ", topVer=" + writer.state().topVer
@@ -107,15 +111,19 @@ public final class Coordinator implements AutoCloseable {
 
         // A stopping node's NODE_LEFT comes after what it queued here; left/ was listed first, so that the queue holds
         // whatever a node queued before its marker.
-        departures.logLeaves(customs.step(departures.leaversWaiting(), !draining));
+        departures.logLeaves(customs.step(departures.leaversWaiting(), !draining, departures.leavers()));
 
         trimmer.step(aliveNow);
         rollover.finish();
         sweeper.step(aliveNow);
 
-        // Last: a round's verdict may remove this node itself, which then does nothing more as coordinator.
-        if (!draining)
+        // Last: a round's verdict may remove this node itself, which then does nothing more as coordinator. Not while
+        // Ignite stops this node: the queue waits for the successor, and so does a round, whose verdict could fail a
+        // stopping node before its queued messages (see Departures).
+        if (!draining && notifier.listening()) {
+            taskWrites.seen(aliveNow);
             task.step(aliveNow);
+        }
     }
 
     /**

@@ -129,6 +129,11 @@ final class Departures implements AutoCloseable {
         return !leavers.isEmpty();
     }
 
+    /** @return The nodes of this step that are stopping. */
+    Set<UUID> leavers() {
+        return new HashSet<>(leavers);
+    }
+
     /**
      * Logs the NODE_LEFT of each node stopping, but of those with a message still in the coordinator's queue: a
      * message whose send returned comes before its sender's departure (a coordinator that stops leaves its own queue

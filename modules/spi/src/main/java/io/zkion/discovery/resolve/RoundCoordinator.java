@@ -33,7 +33,6 @@ import org.apache.ignite.configuration.CommunicationFailureResolver;
  */
 final class RoundCoordinator implements CoordinatorTask {
     private static final String ASK_PREFIX = "ask-";
-    private static final String ROUND_PREFIX = "r-";
 
     private final RoundContext ctx;
     private final Rounds rounds;
@@ -116,11 +115,10 @@ final class RoundCoordinator implements CoordinatorTask {
     private void openIfAsked() throws Exception {
         List<String> asks = new ArrayList<>();
 
+        // Round directories are left alone here: one of a round this node has not applied yet is still in use.
         for (String name : store.children(paths.comm)) {
             if (name.startsWith(ASK_PREFIX))
                 asks.add(paths.comm + "/" + name);
-            else if (name.startsWith(ROUND_PREFIX))
-                removeRecursively(paths.comm + "/" + name); // Of a round that ended without its directory (a dead cluster).
         }
 
         if (asks.isEmpty())
@@ -226,14 +224,8 @@ final class RoundCoordinator implements CoordinatorTask {
 
         long evtId = 0;
 
-        for (UUID k : kill) {
+        for (UUID k : kill)
             events.add(DiscoveryEvent.failed(++evtId, ++topVer, k));
-
-            // As failNode does: a hung node that keeps its session finds its alive znode gone. Not this node's own:
-            // the commit is fenced on it, and this node stops once it applies its failure.
-            if (aliveNow.containsKey(k) && !k.equals(ctx.local.id()))
-                ops.add(store.deleteOp(paths.alive(k)));
-        }
 
         for (String name : store.children(paths.round(r.id)))
             ops.add(store.deleteOp(paths.round(r.id) + "/" + name));
@@ -247,21 +239,19 @@ final class RoundCoordinator implements CoordinatorTask {
 
         out.append(events, ops, Collections.<Long, InternalMessage>singletonMap(0L, end));
 
+        // As failNode does: a hung node that keeps its session finds its alive znode gone. After the commit, quietly:
+        // one may have gone meanwhile. Not this node's own: it stops once it applies its failure.
+        for (UUID k : kill) {
+            if (!k.equals(ctx.local.id()))
+                store.deleteQuietly(paths.alive(k));
+        }
+
         long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
 
         ctx.metrics.onRoundEnded(ms, kill.size());
         ctx.log.info("Communication failure round " + r.id + " decided after " + ms + " ms (the resolver took "
             + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) + " ms): " + (kill.isEmpty() ? "no node removed"
             : "removed " + kill) + "; " + why + "; reached, by order: " + conn.describe(current));
-    }
-
-    private void removeRecursively(String path) {
-        try {
-            store.client().delete().deletingChildrenIfNeeded().forPath(path);
-        }
-        catch (Exception ignored) {
-            // Gone already, or for the next coordinator.
-        }
     }
 
     @Override public void close() {

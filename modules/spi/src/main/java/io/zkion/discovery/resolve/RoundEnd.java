@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * The coordinator's verdict, after the NODE_FAILED events of the nodes it removes in the same entry: the round is
- * over, and every call that waited on it returns or throws. Never handed to Ignite.
+ * The coordinator's verdict, first in its entry, before the NODE_FAILED events of the nodes it removes (a custom event
+ * of a sender just removed would be skipped, and the coordinator may remove itself): the round is over, and every call
+ * that waited on it returns or throws, by the names here. Never handed to Ignite.
  */
 final class RoundEnd extends RoundMessage {
     private static final long serialVersionUID = 1L;

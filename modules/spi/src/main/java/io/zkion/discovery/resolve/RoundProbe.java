@@ -11,7 +11,8 @@ import org.apache.zookeeper.KeeperException;
 
 /**
  * Checks, for a round the log opened, which of its nodes this node reaches through Ignite's communication, and writes
- * that as its report. Off the discovery thread: the check takes up to Ignite's failure detection timeout.
+ * that as its report. Ignite's check starts its connections without blocking; its answer, which may take up to the
+ * failure detection timeout, is written from the thread that completes it, never waited for on the discovery thread.
  */
 final class RoundProbe {
     private final RoundContext ctx;

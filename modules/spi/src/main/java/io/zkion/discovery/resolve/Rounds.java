@@ -102,6 +102,9 @@ public final class Rounds implements InternalMessage.Sink {
         boolean ask;
 
         synchronized (mux) {
+            if (closed)
+                throw new IgniteSpiException("This node stops: no round for the communication failure with " + peer.id());
+
             before = ended;
             ask = open() == null; // A round open already checks every node now: this call waits on its verdict.
         }
