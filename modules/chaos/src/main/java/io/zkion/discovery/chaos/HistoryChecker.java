@@ -53,7 +53,7 @@ final class HistoryChecker {
         checkDelivery();
         checkAcksFollowTheirMessages();
         checkDeliveredEverywhere();
-        checkNothingAfterOwnEnd(eventOf);
+        checkNothingAfterOwnEnd();
         checkGets();
 
         return found;
@@ -337,8 +337,7 @@ final class HistoryChecker {
     }
 
     /** A node failed or gone at topVer F delivers nothing at F or later under that id: it would be half-alive. */
-    private void checkNothingAfterOwnEnd(Map<Long, String> eventOf) {
-
+    private void checkNothingAfterOwnEnd() {
         for (NodeHistory h : all) {
             for (NodeHistory.View v : h.views) {
                 Long end = v.id == null ? null : endOf.get(v.id);

@@ -32,8 +32,6 @@ import org.apache.ignite.configuration.CommunicationFailureResolver;
  * ZooKeeper; its bound starts again at the takeover. Joins wait while a round is open; departures do not.
  */
 final class RoundCoordinator implements CoordinatorTask {
-    private static final String ASK_PREFIX = "ask-";
-
     private final RoundContext ctx;
     private final Rounds rounds;
     private final TaskLog out;
@@ -113,13 +111,8 @@ final class RoundCoordinator implements CoordinatorTask {
     }
 
     private void openIfAsked() throws Exception {
-        List<String> asks = new ArrayList<>();
-
         // Round directories are left alone here: one of a round this node has not applied yet is still in use.
-        for (String name : store.children(paths.comm)) {
-            if (name.startsWith(ASK_PREFIX))
-                asks.add(paths.comm + "/" + name);
-        }
+        List<String> asks = asks();
 
         if (asks.isEmpty())
             return;
@@ -145,6 +138,18 @@ final class RoundCoordinator implements CoordinatorTask {
             ctx.objects.marshal(start))), ops, Collections.singletonMap(0L, start));
 
         ctx.metrics.onRoundStarted();
+    }
+
+    /** @return The paths of the calls for a round under comm/. */
+    private List<String> asks() throws Exception {
+        List<String> out = new ArrayList<>();
+
+        for (String name : store.children(paths.comm)) {
+            if (ZkPaths.isCommAsk(name))
+                out.add(paths.comm + "/" + name);
+        }
+
+        return out;
     }
 
     private Map<UUID, ConnectivityReport> reports(OpenRound r) throws Exception {
@@ -232,10 +237,8 @@ final class RoundCoordinator implements CoordinatorTask {
 
         ops.add(store.deleteOp(paths.round(r.id)));
 
-        for (String name : store.children(paths.comm)) {
-            if (name.startsWith(ASK_PREFIX)) // Calls made during the round: its verdict answers them.
-                ops.add(store.deleteOp(paths.comm + "/" + name));
-        }
+        for (String a : asks()) // Calls made during the round: its verdict answers them.
+            ops.add(store.deleteOp(a));
 
         out.append(events, ops, Collections.<Long, InternalMessage>singletonMap(0L, end));
 

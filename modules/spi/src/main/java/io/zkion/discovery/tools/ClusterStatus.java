@@ -70,7 +70,7 @@ final class ClusterStatus {
         }
     }
 
-    /** A join request waiting for the coordinator's answer. */
+    /** A communication failure round open: its id, the reports in, how long since it opened. */
     static final class Round {
         final String name;
         final int reports;
@@ -83,6 +83,7 @@ final class ClusterStatus {
         }
     }
 
+    /** A join request waiting for the coordinator's answer. */
     static final class Join {
         final String name;
         final long ageMs;
@@ -168,13 +169,13 @@ final class ClusterStatus {
         String dir = store.paths().comm;
 
         for (String name : store.children(dir)) {
-            if (name.startsWith("ask-"))
+            if (ZkPaths.isCommAsk(name))
                 roundCalls++;
             else {
                 Stat stat = store.client().checkExists().forPath(dir + "/" + name);
 
                 if (stat != null) // Else decided meanwhile.
-                    rounds.add(new Round(name.substring(name.indexOf('-') + 1), stat.getNumChildren(),
+                    rounds.add(new Round(ZkPaths.roundOf(name), stat.getNumChildren(),
                         Math.max(0, now - stat.getCtime())));
             }
         }

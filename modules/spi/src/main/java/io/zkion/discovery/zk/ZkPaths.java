@@ -41,6 +41,10 @@ public final class ZkPaths {
     public final String parts;
     public final String comm;
 
+    /** What the names under {@link #comm} start with: a node's call for a round, a round's directory. */
+    private static final String COMM_ASK = "ask-";
+    private static final String COMM_ROUND = "r-";
+
     public ZkPaths(String root) {
         this.root = root;
         state = root + "/state";
@@ -85,12 +89,22 @@ public final class ZkPaths {
 
     /** @return Where a node calls for a communication-failure round. */
     public String commAsk(UUID node) {
-        return comm + "/ask-" + node;
+        return comm + "/" + COMM_ASK + node;
+    }
+
+    /** @return Whether {@code name}, a child of {@link #comm}, is a node's call for a round (else a round's directory). */
+    public static boolean isCommAsk(String name) {
+        return name.startsWith(COMM_ASK);
     }
 
     /** @return The directory of a communication-failure round's reports. */
     public String round(UUID round) {
-        return comm + "/r-" + round;
+        return comm + "/" + COMM_ROUND + round;
+    }
+
+    /** @return The round a directory under {@link #comm} holds the reports of, as its name gives it. */
+    public static String roundOf(String name) {
+        return name.startsWith(COMM_ROUND) ? name.substring(COMM_ROUND.length()) : name;
     }
 
     /** @return A node's connectivity report in a round. */
