@@ -19,12 +19,14 @@ public class LocalTwinTest {
         String compose = new String(Files.readAllBytes(Paths.get("docker/docker-compose.yml")), StandardCharsets.UTF_8);
 
         // The twin is only a twin while the compose file has the topology the twin script starts.
-        assertEquals(3, count(compose, "image: zookeeper:") + count(compose, "<<: *zk\n"));
-        assertEquals(3, count(compose, "image: apacheignite/ignite:") + count(compose, "<<: *ignite\n"));
+        assertEquals(3, count(compose, "image: ${ZK_IMAGE:-zookeeper:") + count(compose, "<<: *zk\n"));
+        // The compose file's client (-Dzkion.client=true) has no twin: the twin starts the servers.
+        assertEquals(3, count(compose, "image: ${IGNITE_IMAGE:-apacheignite/ignite:") + count(compose, "<<: *ignite\n")
+            - count(compose, "-Dzkion.client=true"));
         assertTrue(compose.contains("CONFIG_URI: /opt/zkion/config/zkion-server.xml"));
         // The same ZooKeeper as the twin's (the one on this class path), and the same session timeout.
-        assertTrue(compose, compose.contains("image: zookeeper:" + org.apache.zookeeper.Version.getFullVersion()
-            .replaceAll("[-+ ].*", "") + "\n"));
+        assertTrue(compose, compose.contains("image: ${ZK_IMAGE:-zookeeper:" + org.apache.zookeeper.Version.getFullVersion()
+            .replaceAll("[-+ ].*", "") + "}\n"));
         assertTrue(compose.contains("-Dzkion.sessionTimeout=20000"));
         assertTrue(new String(Files.readAllBytes(Paths.get("docker/local-twin.sh")), StandardCharsets.UTF_8)
             .contains("-Dzkion.sessionTimeout=20000"));
