@@ -36,7 +36,7 @@ up() {
     mkdir -p "$dir/zk$i"
     echo "$i" > "$dir/zk$i/myid"
     cat > "$dir/zk$i/zoo.cfg" <<CFG
-tickTime=2000
+tickTime=1000
 initLimit=10
 syncLimit=5
 dataDir=$PWD/$dir/zk$i

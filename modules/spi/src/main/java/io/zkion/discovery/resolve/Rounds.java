@@ -88,7 +88,14 @@ public final class Rounds implements InternalMessage.Sink {
             return;
         }
 
-        if (!inTopology(peer) || awaitGone(peer, ctx.sessionTimeout.get() + 1_000))
+        if (!inTopology(peer))
+            throw failed(peer);
+
+        // The report's start, so that an operator can time a verdict from it.
+        ctx.log.info("Communication failure with " + peer.id() + " reported (" + err + "): waiting up to "
+            + (ctx.sessionTimeout.get() + 1_000) + " ms for it to fail on its own, then for a round's verdict");
+
+        if (awaitGone(peer, ctx.sessionTimeout.get() + 1_000))
             throw failed(peer);
 
         String off = off(ctx.topology.get().nodes(), ctx.comm);
