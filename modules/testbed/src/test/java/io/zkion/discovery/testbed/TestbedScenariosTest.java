@@ -232,6 +232,39 @@ public class TestbedScenariosTest {
         });
     }
 
+    /** Rounds are off while a node of 0.1.0 is in (README, "Split brain"): a cut then removes nobody. */
+    @Test public void j_cutWithAnOldReleaseIn() throws Exception {
+        Path old = OldRelease.allJar();
+        scenario("j", "0.1.0 and this build mixed, a cut between two servers of this build: no round, both stay",
+            "./libs-0.1.0", row -> {
+                bed.must(300, "upgrade", "ignite1");
+                bed.must(300, "upgrade", "ignite2");
+                Map<String, String> alive = bed.alive();
+                try (KeyLoad load = new KeyLoad("j", 1).start()) {
+                    Thread.sleep(5_000);
+                    Instant cut = Instant.now();
+                    bed.must(60, "cut", "--reset", "ignite1", "ignite2");
+                    Instant why = null;
+                    for (long end = System.currentTimeMillis() + 120_000; why == null
+                        && System.currentTimeMillis() < end; Thread.sleep(1_000)) {
+                        for (String p : List.of("ignite1", "ignite2")) {
+                            Instant at = bed.firstLine(p, cut, "Not resolving the communication failure with");
+                            why = why == null || (at != null && at.isBefore(why)) ? at : why;
+                        }
+                    }
+                    assertNotNull("no node said why it started no round within 120 s of the cut", why);
+                    row.put("the call said why after the cut (ms)", Duration.between(cut, why).toMillis());
+                    Thread.sleep(10_000);
+                    assertEquals("a node was removed", alive, bed.alive());
+                    assertEquals("topology events", 0, topologyEvents(cut));
+                    row.put("nodes removed", 0);
+                    bed.must(120, "heal");
+                    Thread.sleep(5_000);
+                    checkKeys(load, row);
+                }
+            }, old);
+    }
+
     // ---- helpers
 
     /** A scenario body. */
