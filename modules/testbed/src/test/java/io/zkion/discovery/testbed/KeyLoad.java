@@ -42,8 +42,14 @@ final class KeyLoad implements AutoCloseable {
     KeyLoad(String cacheName, int backups) {
         client = Ignition.startClient(new ClientConfiguration().setAddresses(SERVERS)
             .setPartitionAwarenessEnabled(false).setTimeout(5_000));
-        cache = client.getOrCreateCache(new ClientCacheConfiguration().setName(cacheName).setBackups(backups)
-            .setWriteSynchronizationMode(CacheWriteSynchronizationMode.FULL_SYNC));
+        try {
+            cache = client.getOrCreateCache(new ClientCacheConfiguration().setName(cacheName).setBackups(backups)
+                .setWriteSynchronizationMode(CacheWriteSynchronizationMode.FULL_SYNC));
+        }
+        catch (RuntimeException e) {
+            client.close();
+            throw e;
+        }
     }
 
     /** Starts putting keys 0, 1, 2... one at a time, a failed put retried as the next key. */

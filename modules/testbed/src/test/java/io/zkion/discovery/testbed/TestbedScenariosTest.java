@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.FixMethodOrder;
@@ -105,6 +106,10 @@ public class TestbedScenariosTest {
             Instant seg = waitLine(victim, cut, 120_000, "SEGMENTED");
             assertNotNull(victim + " never logged its segmentation", seg);
             row.put("it logged SEGMENTED after (ms)", Duration.between(cut, seg).toMillis());
+            // The cut is on the ZooKeeper servers' side: the restarted container cannot join until the heal.
+            Thread.sleep(10_000);
+            assertTrue(victim + " is back before the heal", !bed.alive().containsKey(victim));
+            row.put("container restarts before the heal", readRestarts(victim));
             bed.must(120, "heal");
             Instant healed = Instant.now();
             assertTrue("the cluster did not get 3 servers back", untilHealthy(3, 180_000));
@@ -120,9 +125,11 @@ public class TestbedScenariosTest {
                 Instant outage = Instant.now();
                 bed.must(90, "zk-outage");
                 Thread.sleep(2 * SESSION);
+                row.put("zk2 and zk3 stopped for (s)", Duration.between(outage, Instant.now()).toSeconds());
                 bed.must(120, "heal");
                 assertTrue("unhealthy after the outage", untilHealthy(3, 120_000));
-                row.put("outage (s)", Duration.between(outage, Instant.now()).toSeconds());
+                // An expiry the outage caused would show a session timeout after the quorum's return.
+                Thread.sleep(SESSION + 5_000);
                 assertEquals("the nodes after the outage", before, bed.alive());
                 assertEquals("topology events during the outage", 0, topologyEvents(outage));
                 row.put("nodes kept", before.size() + " of " + before.size());
@@ -145,13 +152,22 @@ public class TestbedScenariosTest {
                 Thread.sleep(5_000);
                 Instant cut = Instant.now();
                 bed.must(60, "cut", "--reset", pair.get(0), pair.get(1));
-                row.put("cut", pair.get(0) + " and " + pair.get(1));
+                row.put("cut", pair.get(0) + " and " + pair.get(1))
+                    .put("the cut command took (ms)", Duration.between(cut, Instant.now()).toMillis());
                 Instant verdict = waitLine(crd, cut, 180_000, "Communication failure round", "decided after");
                 assertNotNull("no round decided within 180 s of the cut", verdict);
+                for (Testbed.Line l : bed.logs(crd)) {
+                    java.util.regex.Matcher m = java.util.regex.Pattern.compile("decided after (\\d+) ms").matcher(l.text);
+                    if (!l.at.isBefore(cut) && m.find())
+                        row.put("the round itself (ms)", Long.parseLong(m.group(1)));
+                }
                 String removed = null;
-                for (String p : pair) {
-                    if (bed.firstLine(crd, cut, "Node FAILED", alive.get(p)) != null)
-                        removed = removed == null ? p : removed + "," + p;
+                for (long end = System.currentTimeMillis() + 30_000; removed == null
+                    && System.currentTimeMillis() < end; Thread.sleep(1_000)) {
+                    for (String p : pair) {
+                        if (bed.firstLine(crd, cut, "Node FAILED", alive.get(p)) != null)
+                            removed = removed == null ? p : removed + "," + p;
+                    }
                 }
                 assertNotNull("the round removed neither of the pair", removed);
                 assertTrue("the round removed both of the pair", !removed.contains(","));
@@ -182,8 +198,9 @@ public class TestbedScenariosTest {
                 Instant start = Instant.now();
                 for (String zk : List.of("zk1", "zk2", "zk3"))
                     bed.must(240, "restart", zk);
-                Thread.sleep(5_000);
                 row.put("restarts took (s)", Duration.between(start, Instant.now()).toSeconds());
+                // A session the last restart ended would expire a session timeout later: wait past it.
+                Thread.sleep(SESSION + 5_000);
                 assertEquals("topology events during the restarts", 0, topologyEvents(start));
                 assertEquals(before, bed.alive());
                 checkKeys(load, row);
@@ -203,7 +220,11 @@ public class TestbedScenariosTest {
                 row.put("upgrade took (s)", Duration.between(start, Instant.now()).toSeconds());
                 assertTrue(untilHealthy(3, 120_000));
                 String json = bed.must(90, "cli", "status", "--json");
-                assertTrue("a node still runs 0.1.0: " + json, !json.contains("\"release\":\"0.1.0\""));
+                String release = System.getProperty("zkion.version");
+                int nodes = Testbed.alive(json).size();
+                int onThis = json.split(java.util.regex.Pattern.quote("\"release\":\"" + release + "\""), -1).length - 1;
+                assertEquals("nodes on " + release + " after the upgrade: " + json, nodes, onThis);
+                assertEquals(4, nodes);
                 checkKeys(load, row);
             }
         }, old);
@@ -221,7 +242,10 @@ public class TestbedScenariosTest {
                 assertTrue("the ensemble is not zk4-zk6: " + now, now.contains("server.4=") && now.contains("server.5=")
                     && now.contains("server.6=") && !now.contains("server.1=") && !now.contains("server.2=")
                     && !now.contains("server.3="));
-                Thread.sleep(5_000);
+                Thread.sleep(SESSION + 5_000);
+                for (String node : List.of("ignite1", "ignite2", "ignite3", "client1"))
+                    assertNotNull(node + " never followed the ensemble",
+                        bed.firstLine(node, start, "Connection string changed to"));
                 // Discovery still works through the new servers alone: a cache create is a discovery custom message.
                 load.createCache("i-after");
                 assertEquals("topology events during the replacement", 0, topologyEvents(start));
@@ -248,7 +272,8 @@ public class TestbedScenariosTest {
                     for (long end = System.currentTimeMillis() + 120_000; why == null
                         && System.currentTimeMillis() < end; Thread.sleep(1_000)) {
                         for (String p : List.of("ignite1", "ignite2")) {
-                            Instant at = bed.firstLine(p, cut, "Not resolving the communication failure with");
+                            Instant at = bed.firstLine(p, cut, "Not resolving the communication failure with",
+                                "runs a release of ZkIon without communication failure rounds");
                             why = why == null || (at != null && at.isBefore(why)) ? at : why;
                         }
                     }
@@ -418,7 +443,10 @@ public class TestbedScenariosTest {
     }
 
     private static String readRestarts(String service) throws Exception {
-        Process p = new ProcessBuilder("docker", "inspect", "-f", "{{.RestartCount}}", bed.container(service)).start();
-        return new String(p.getInputStream().readAllBytes()).trim();
+        Process p = new ProcessBuilder("timeout", "30", "docker", "inspect", "-f", "{{.RestartCount}}",
+            bed.container(service)).start();
+        String out = new String(p.getInputStream().readAllBytes()).trim();
+        p.waitFor(35, TimeUnit.SECONDS);
+        return out;
     }
 }
