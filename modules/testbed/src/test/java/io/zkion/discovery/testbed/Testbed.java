@@ -89,6 +89,17 @@ final class Testbed {
         return null;
     }
 
+    /** @return The earliest such line among several services' output; null if none has one. */
+    Instant firstLine(List<String> services, Instant since, String... words) throws IOException, InterruptedException {
+        Instant first = null;
+        for (String svc : services) {
+            Instant at = firstLine(svc, since, words);
+            if (at != null && (first == null || at.isBefore(first)))
+                first = at;
+        }
+        return first;
+    }
+
     /** @return The nodes zkion-cli sees alive: host name to node id (clients included). */
     Map<String, String> alive() throws IOException, InterruptedException {
         return alive(must(90, "cli", "status", "--json"));

@@ -171,11 +171,7 @@ public class TestbedScenariosTest {
                 }
                 assertNotNull("the round removed neither of the pair", removed);
                 assertTrue("the round removed both of the pair", !removed.contains(","));
-                Instant report = null;
-                for (String p : pair) {
-                    Instant r = bed.firstLine(p, cut, "Communication failure with", "reported");
-                    report = report == null || (r != null && r.isBefore(report)) ? r : report;
-                }
+                Instant report = bed.firstLine(pair, cut, "Communication failure with", "reported");
                 row.put("removed", removed).put("cut to verdict (ms)", Duration.between(cut, verdict).toMillis());
                 if (report != null)
                     row.put("first report to verdict (ms)", Duration.between(report, verdict).toMillis());
@@ -268,15 +264,9 @@ public class TestbedScenariosTest {
                     Thread.sleep(5_000);
                     Instant cut = Instant.now();
                     bed.must(60, "cut", "--reset", "ignite1", "ignite2");
-                    Instant why = null;
-                    for (long end = System.currentTimeMillis() + 120_000; why == null
-                        && System.currentTimeMillis() < end; Thread.sleep(1_000)) {
-                        for (String p : List.of("ignite1", "ignite2")) {
-                            Instant at = bed.firstLine(p, cut, "Not resolving the communication failure with",
-                                "runs a release of ZkIon without communication failure rounds");
-                            why = why == null || (at != null && at.isBefore(why)) ? at : why;
-                        }
-                    }
+                    Instant why = waitLine(List.of("ignite1", "ignite2"), cut, 120_000,
+                        "Not resolving the communication failure with",
+                        "runs a release of ZkIon without communication failure rounds");
                     assertNotNull("no node said why it started no round within 120 s of the cut", why);
                     row.put("the call said why after the cut (ms)", Duration.between(cut, why).toMillis());
                     Thread.sleep(10_000);
@@ -381,19 +371,18 @@ public class TestbedScenariosTest {
 
     /** @return The time from the instant until a ZooKeeper server logged a session's expiry; -1 if none did. */
     private static long zkExpiry(Instant since) throws Exception {
-        return List.of("zk1", "zk2", "zk3").stream().map(zk -> {
-            try {
-                return bed.firstLine(zk, since, "Expiring session");
-            }
-            catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        }).filter(java.util.Objects::nonNull).mapToLong(t -> Duration.between(since, t).toMillis()).min().orElse(-1);
+        Instant at = bed.firstLine(List.of("zk1", "zk2", "zk3"), since, "Expiring session");
+        return at == null ? -1 : Duration.between(since, at).toMillis();
     }
 
     private static Instant waitLine(String node, Instant since, long boundMs, String... words) throws Exception {
+        return waitLine(List.of(node), since, boundMs, words);
+    }
+
+    /** @return The earliest such line of any of the nodes, polled until one has it or the bound passes. */
+    private static Instant waitLine(List<String> nodes, Instant since, long boundMs, String... words) throws Exception {
         for (long end = System.currentTimeMillis() + boundMs; System.currentTimeMillis() < end; Thread.sleep(1_000)) {
-            Instant at = bed.firstLine(node, since, words);
+            Instant at = bed.firstLine(nodes, since, words);
             if (at != null)
                 return at;
         }
