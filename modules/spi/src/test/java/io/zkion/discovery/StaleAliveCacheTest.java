@@ -74,6 +74,15 @@ public class StaleAliveCacheTest extends ZkIonTestSupport {
         }
     }
 
+    private boolean logEmpty(CuratorFramework zkc) {
+        try {
+            return zkc.getChildren().forPath(root + "/log").isEmpty();
+        }
+        catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static void closeAliveCacheOf(Ignite n) {
         Coordinator crd = spiOf(n).engine().coordinatorForTest();
 
@@ -102,6 +111,36 @@ public class StaleAliveCacheTest extends ZkIonTestSupport {
 
         for (List<String> l : seen)
             await("every node got the ack", 30_000, () -> l.contains("ack p"));
+    }
+
+    /**
+     * As above, with messages nobody awaits, which members ack only once the log stood still
+     * ({@link io.zkion.discovery.internal.AckPolicy}): the coordinator reads the lagging acks directly after twice
+     * that wait, so a frozen cache still lets the log be trimmed.
+     */
+    @Test(timeout = 120_000) public void aCacheThatMissedIdleAcksHoldsNoTrimForLong() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.apache.ignite.internal.managers.discovery.GridDiscoveryManager disco =
+            ((org.apache.ignite.internal.IgniteEx)s2).context().discovery();
+
+        disco.setCustomEventListener(LazyAckTest.Note.class, (topVer, snd, msg) -> seen.add(msg.tag));
+
+        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            zkc.start();
+
+            // Nothing awaits an ack from here on: the start's messages with acks are trimmed.
+            await("the start's entries trimmed", 60_000, () -> logEmpty(zkc));
+
+            spiOf(s1).engine().coordinatorForTest().freezeAliveCacheForTest();
+
+            for (int i = 0; i < 5; i++)
+                disco.sendCustomEvent(new LazyAckTest.Note("n" + i));
+
+            await("s2 got the notes", 30_000, () -> seen.contains("n4"));
+            await("the notes trimmed", 60_000, () -> logEmpty(zkc));
+        }
     }
 
 }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.chaos.Percentiles;
 import io.zkion.discovery.chaos.ZkEnsemble;
 import org.apache.curator.framework.CuratorFramework;
@@ -142,7 +143,10 @@ final class ShapeRun {
     }
 
     private void customs() throws Exception {
-        int plain = Math.max(10, settings.messages / 5);
+        // A stream long enough for every member to ack twice by the count (AckPolicy), plus the idle acks at its end.
+        int plain = 2 * AckPolicy.entriesBehind(c.members);
+
+        res.put("plainStream", plain);
         ZkCounters c0 = ZkCounters.read(zk);
         long id = 0;
 

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Supplier;
+import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.Topology;
 import org.apache.ignite.IgniteLogger;
@@ -41,7 +42,7 @@ final class SimHost implements DiscoveryHost {
         this.lsnr = lsnr;
         this.sample = sample;
         this.comms = comms;
-        this.attrs = sample.attributesOf(name);
+        this.attrs = AckPolicy.withCapability(sample.attributesOf(name)); // As the SPI adds it to Ignite's.
         this.attrs.put(SimComms.PORT_ATTR, comms.port());
         this.ctx = context();
     }

@@ -1,19 +1,27 @@
 package io.zkion.discovery.coordinator;
 
+import io.zkion.discovery.internal.AckPolicy;
+
 /**
- * How long the oldest log entry has waited for its trim. Members ack within moments of reading an entry; an entry that
- * waits longer than {@link #STALL_MS} may be waiting on an ack the coordinator's cache of alive/ has not seen, so the
- * trimmer then reads the lagging acks directly (at most once per step: a step comes every 2 s when nothing happens).
+ * How long the oldest log entry has waited for its trim. An entry that waits longer than members take to ack may be
+ * waiting on an ack the coordinator's cache of alive/ has not seen, so the trimmer then reads the lagging acks
+ * directly (at most once per step: a step comes every 2 s when nothing happens). Members ack within moments when a
+ * message awaits its ack or the log is long ({@link AckPolicy}); otherwise once the log stood still a while.
  */
 final class TrimStall {
-    /** Longer than members take to ack (they ack at once when Ignite awaits it, else within a second or so). */
+    /** Longer than members take to ack when acks are due at once. */
     static final long STALL_MS = 3_000;
+
 
     private long seq = -1;
     private long since;
 
-    /** @return Whether the entry {@code oldestSeq} (-1: none) has been the oldest for longer than {@link #STALL_MS}. */
-    boolean stalled(long oldestSeq) {
+    /**
+     * @param oldestSeq The oldest entry, -1 for none.
+     * @param acksDue Whether members ack at once now: a message awaits its ack, or the log is long.
+     * @return Whether the oldest entry has waited longer than members take to ack it.
+     */
+    boolean stalled(long oldestSeq, boolean acksDue) {
         long now = System.currentTimeMillis();
 
         if (oldestSeq != seq) {
@@ -21,7 +29,8 @@ final class TrimStall {
             since = now;
         }
 
-        return oldestSeq >= 0 && now - since > STALL_MS;
+        // Members that ack a log which stood still check every idle period, so they take up to two.
+        return oldestSeq >= 0 && now - since > (acksDue ? STALL_MS : 2 * AckPolicy.idleMs() + STALL_MS);
     }
 
     long sinceMs() {

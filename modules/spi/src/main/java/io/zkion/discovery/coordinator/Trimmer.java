@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.UUID;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.codec.msg.AliveInfo;
+import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;
@@ -93,7 +94,8 @@ final class Trimmer {
             return;
 
         LogEntry oldest = member.entries().isEmpty() ? null : member.entries().firstEntry().getValue();
-        boolean stalled = stall.stalled(oldest == null ? -1 : oldest.seq);
+        boolean stalled = stall.stalled(oldest == null ? -1 : oldest.seq, member.acksDue()
+            || member.entries().size() >= 2 * AckPolicy.entriesBehind(member.topology().size()));
         long minAck = member.lastEventId();
 
         for (ZkIonClusterNode n : member.topology().members()) {

@@ -2,6 +2,7 @@ package io.zkion.discovery.engine;
 
 import io.zkion.discovery.config.BuildInfo;
 import io.zkion.discovery.engine.NodeEngine.State;
+import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.internal.AliveRecord;
 import io.zkion.discovery.member.Applied;
 import io.zkion.discovery.member.Member;
@@ -10,17 +11,19 @@ import java.util.List;
 /**
  * This node's ack: the id of the last event it applied, in its alive znode. Written on the discovery thread only.
  * <p>
- * Acks are coalesced: written this many ms after a custom message whose ack message Ignite awaits (it waits
- * on every node's ack), 500 ms after other events, or at once when this many events are unacked. Other acks
- * only let the coordinator trim the log, which can wait. Each ack is a ZooKeeper write, every node writes
- * them at about the same time, and the trim follows: coalescing keeps these bursts from queueing ahead of
- * the next events.
+ * A message whose ack message Ignite awaits (it waits on every node's ack) is acked this many ms after it arrives.
+ * When the coordinator follows {@link AckPolicy}, other entries are acked only when this node is far behind or the
+ * log stood still: they only let the coordinator trim. Under an older coordinator they are acked 500 ms after the
+ * last event, or at once when this many events are unacked. Either way acks are coalesced: every node writes them
+ * at about the same time, and the trim follows.
  */
 final class AckWriter {
     private static final long ACK_SOON_MS = 20;
 
+    /** Under an older coordinator. */
     private static final long ACK_LATER_MS = 500;
 
+    /** Under an older coordinator. */
     private static final int ACK_EVERY = 128;
 
     private final EngineContext ctx;
@@ -28,9 +31,13 @@ final class AckWriter {
     private final Membership membership;
     private final DiscoveryLoop.Delayed ackSoon;
     private final DiscoveryLoop.Delayed ackLater;
+    private final DiscoveryLoop.Delayed ackIdle;
 
     private long ackWritten;
     private int unacked;
+    private int unackedEntries;
+    private long unackedBytes;
+    private long lastAppliedAt;
 
     AckWriter(EngineContext ctx, Lifecycle lifecycle, Membership membership, DiscoveryLoop loop) {
         this.ctx = ctx;
@@ -38,6 +45,7 @@ final class AckWriter {
         this.membership = membership;
         this.ackSoon = loop.delayed(ACK_SOON_MS, this::delayedAck);
         this.ackLater = loop.delayed(ACK_LATER_MS, this::delayedAck);
+        this.ackIdle = loop.delayed(AckPolicy.IDLE_MS, this::idleAck);
     }
 
     /** After a join: the coordinator set this node's ack one short; the first cycle acks the join. */
@@ -45,15 +53,33 @@ final class AckWriter {
         ackWritten = membership.member().lastEventId() - 1;
     }
 
-    /** Writes this node's ack soon after a message whose ack is awaited, later after other events, at once after many. */
+    /** Writes this node's ack, or schedules it, as {@link AckPolicy} or an older coordinator expects. */
     void ack(Applied applied) throws Exception {
         unacked += applied.events;
+        unackedEntries += applied.entries;
+        unackedBytes += applied.bytes;
+
+        if (applied.events > 0)
+            lastAppliedAt = System.nanoTime();
 
         Member member = membership.member();
 
         if (member.lastEventId() <= ackWritten)
             return;
 
+        if (!AckPolicy.lazy(member.topology()))
+            ackPromptly(applied, member);
+        else if (unackedEntries >= AckPolicy.entriesBehind(member.topology().size())
+            || unackedBytes >= AckPolicy.BYTES_BEHIND)
+            writeAck(member.lastEventId());
+        else if (applied.ackAwaited && !ackSoon.pending())
+            ackSoon.schedule();
+        else
+            ackIdle.schedule();
+    }
+
+    /** As an older coordinator expects. */
+    private void ackPromptly(Applied applied, Member member) throws Exception {
         if (unacked >= ACK_EVERY)
             writeAck(member.lastEventId());
         else if (applied.ackAwaited && !ackSoon.pending())
@@ -72,6 +98,14 @@ final class AckWriter {
         }
     }
 
+    /** Acks once nothing was applied for {@link AckPolicy#idleMs}; checks again later while events still come. */
+    private void idleAck() {
+        if (System.nanoTime() - lastAppliedAt < AckPolicy.idleMs() * 1_000_000L)
+            ackIdle.schedule();
+        else
+            delayedAck();
+    }
+
     private void writeAck(long last) throws Exception {
         List<String> names = ctx.formats().wireNames();
 
@@ -79,5 +113,7 @@ final class AckWriter {
             ctx.codec().encode(AliveRecord.of(ctx.local(), names, last, BuildInfo.release())));
         ackWritten = last;
         unacked = 0;
+        unackedEntries = 0;
+        unackedBytes = 0;
     }
 }

@@ -149,6 +149,8 @@ final class EventApplier {
             applied.events++;
         }
 
+        applied.entries = applied.events > 0 ? 1 : 0;
+
         if (!batch.events().isEmpty()) {
             long last = EventIds.absolute(seq, batch.events().get(batch.events().size() - 1).eventId());
 
@@ -272,8 +274,10 @@ final class EventApplier {
         if (!local.isClient() && e.kind() == EventKind.CUSTOM)
             untrimmed.awaitAck(id, msg);
 
-        if (e.kind() == EventKind.CUSTOM && awaitsAck(msg))
+        if (e.kind() == EventKind.CUSTOM && awaitsAck(msg)) {
             applied.ackAwaited = true;
+            untrimmed.ackDue(id);
+        }
 
         return true;
     }

@@ -210,6 +210,9 @@ final class LogCursor {
 
         lastSeq = seq;
 
+        if (a.entries > 0)
+            a.bytes = p.data.length;
+
         return a;
     }
 

@@ -69,6 +69,11 @@ public final class Member {
         return untrimmed.pendingAck(eventId);
     }
 
+    /** @return Whether an untrimmed message is one Ignite awaits the ack of: every member acks it at once. */
+    public boolean acksDue() {
+        return untrimmed.acksDue();
+    }
+
     /** @return Whether the log says this node left or failed; the engine acts on it after the pass. */
     public boolean excluded() {
         return applier.excluded();

@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.codec.event.EventBatch;
@@ -22,6 +23,9 @@ final class UntrimmedEntries {
 
     /** Custom messages delivered and not yet trimmed, by event id: their acks are due once all nodes have them. */
     private final TreeMap<Long, DiscoverySpiCustomMessage> pendingAcks = new TreeMap<>();
+
+    /** Event ids of the messages not yet trimmed that Ignite awaits the acks of: members ack those at once. */
+    private final TreeSet<Long> acksDue = new TreeSet<>();
 
     TreeMap<Long, LogEntry> all() {
         return entries;
@@ -43,12 +47,23 @@ final class UntrimmedEntries {
         return pendingAcks.get(eventId);
     }
 
+    /** Notes a message Ignite awaits the ack of: every member acks it at once. */
+    void ackDue(long eventId) {
+        acksDue.add(eventId);
+    }
+
+    boolean acksDue() {
+        return !acksDue.isEmpty();
+    }
+
     /** Forgets a trimmed entry, and the messages of it that awaited their acks. */
     void forget(long seq) {
         LogEntry e = entries.remove(seq);
 
-        if (e != null)
+        if (e != null) {
             pendingAcks.headMap(e.lastEventId, true).clear();
+            acksDue.headSet(e.lastEventId, true).clear();
+        }
     }
 
     /** Forgets every entry that a fresh listing of the log no longer shows. */

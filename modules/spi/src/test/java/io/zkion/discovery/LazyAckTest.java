@@ -1,0 +1,148 @@
+package io.zkion.discovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import io.zkion.discovery.internal.AckPolicy;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.ignite.Ignite;
+import org.apache.ignite.internal.IgniteEx;
+import org.junit.After;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * Acks of entries nobody awaits wait ({@link AckPolicy}, issue 20): a stream of plain messages costs no member an ack
+ * write, a message whose ack Ignite awaits is acked by every member and its ack delivered, and a log that stands
+ * still is acked and trimmed.
+ */
+public class LazyAckTest extends ZkIonTestSupport {
+    @After public void idleAsUsual() {
+        AckPolicy.idleMsForTest(0);
+    }
+
+    @Test(timeout = 120_000) public void plainMessagesCostNoAckAndAnAwaitedOneIsAckedByAll() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite c1 = startClient("c1");
+        List<List<String>> seen = new ArrayList<>();
+
+        for (Ignite n : List.of(s1, s2, c1))
+            seen.add(notesAndPings(n));
+
+        try (CuratorFramework zkc = client()) {
+            awaitTrimmed(zkc, "the joins");
+
+            // From here no member acks a log that merely stood still: only what the rule says is due.
+            AckPolicy.idleMsForTest(600_000);
+
+            Map<String, Integer> before = ackVersions(zkc);
+
+            for (int i = 0; i < 50; i++)
+                ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("n" + i));
+
+            for (List<String> l : seen)
+                await("every node got the 50 notes", 30_000, () -> l.contains("note n49"));
+
+            // Nothing is due: under the older rule every member acked within 500 ms of the last note.
+            Thread.sleep(2_000);
+
+            assertEquals("A member acked plain messages nobody awaits", before, ackVersions(zkc));
+            assertTrue("The notes' entries were trimmed without acks", children(zkc, root + "/log") > 0);
+
+            ((IgniteEx)c1).context().discovery().sendCustomEvent(new CustomMessageTest.Ping("p"));
+
+            for (List<String> l : seen)
+                await("every node got the ping's ack", 30_000, () -> l.contains("ack p"));
+
+            Map<String, Integer> after = ackVersions(zkc);
+
+            for (String node : before.keySet()) {
+                if (!node.equals(s1.cluster().localNode().id().toString())) // The coordinator, which need not.
+                    assertNotEquals("The member " + node + " did not ack the ping", before.get(node), after.get(node));
+            }
+
+            // Trimmed with the ping: the notes before it. What stays is the entry of the ping's ack, which nobody
+            // awaits, until the log has stood still for an idle period.
+            await("the notes and the ping trimmed", 30_000, () -> children(zkc, root + "/log") <= 1);
+
+            AckPolicy.idleMsForTest(0);
+
+            awaitTrimmed(zkc, "the ping's ack");
+        }
+    }
+
+    /** A quiet cluster trims its log: once nothing comes for a while, every member acks what it has. */
+    @Test(timeout = 120_000) public void aLogThatStandsStillIsAckedAndTrimmed() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        List<String> seen = notesAndPings(s1);
+
+        try (CuratorFramework zkc = client()) {
+            for (int i = 0; i < 10; i++)
+                ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("n" + i));
+
+            await("s1 got the notes", 30_000, () -> seen.contains("note n9"));
+
+            awaitTrimmed(zkc, "the notes");
+        }
+    }
+
+    private void awaitTrimmed(CuratorFramework zkc, String what) throws InterruptedException {
+        // Idle acks come within two idle periods; the trim follows at once.
+        await("the log trimmed after " + what, 4 * AckPolicy.IDLE_MS + 10_000, () -> children(zkc, root + "/log") == 0);
+    }
+
+    /** @return Each alive znode's data version, by node id: it moves with every ack the node writes. */
+    private Map<String, Integer> ackVersions(CuratorFramework zkc) throws Exception {
+        Map<String, Integer> out = new TreeMap<>();
+
+        for (String child : zkc.getChildren().forPath(root + "/alive"))
+            out.put(child, zkc.checkExists().forPath(root + "/alive/" + child).getVersion());
+
+        return out;
+    }
+
+    private CuratorFramework client() {
+        CuratorFramework zkc = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100));
+
+        zkc.start();
+
+        return zkc;
+    }
+
+    private static int children(CuratorFramework zkc, String path) {
+        try {
+            return zkc.getChildren().forPath(path).size();
+        }
+        catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** @return What {@code n} delivers of notes, pings and pings' acks, in its order. */
+    private static List<String> notesAndPings(Ignite n) {
+        List<String> l = CustomMessageTest.pingsAndAcks(n);
+
+        ((IgniteEx)n).context().discovery().setCustomEventListener(Note.class, (topVer, snd, msg) -> l.add("note " + msg.tag));
+
+        return l;
+    }
+
+    /** A plain message: nobody awaits its ack. */
+    static final class Note extends CustomMessageTest.TestMessage {
+        private static final long serialVersionUID = 1L;
+
+        final String tag;
+
+        Note(String tag) {
+            this.tag = tag;
+        }
+    }
+}
