@@ -1,39 +1,70 @@
 package io.zkion.discovery.coordinator;
 
+import java.util.function.LongSupplier;
 import io.zkion.discovery.internal.AckPolicy;
 
 /**
- * How long the oldest log entry has waited for its trim. An entry that waits longer than members take to ack may be
- * waiting on an ack the coordinator's cache of alive/ has not seen, so the trimmer then reads the lagging acks
- * directly (at most once per step: a step comes every 2 s when nothing happens). Members ack within moments when a
- * message awaits its ack or the log is long ({@link AckPolicy}); otherwise once the log stood still a while.
+ * Whether the oldest log entry waits longer for its trim than members take to ack it. Then it may be waiting on an
+ * ack the coordinator's cache of alive/ has not seen, and the trimmer reads the lagging acks directly: at most once
+ * every {@link #STALL_MS}, however often steps come.
+ * <p>
+ * When a message awaits its ack, or the log is long, members ack at once ({@link AckPolicy}): the oldest entry
+ * stalls after {@link #STALL_MS}. Otherwise members ack once the log stood still for an idle period, which they
+ * check every period: the entry stalls only when the newest entry is older than two periods and {@link #STALL_MS}.
+ * Under a steady stream that is never, and rightly: nobody is due to ack then.
  */
 final class TrimStall {
     /** Longer than members take to ack when acks are due at once. */
     static final long STALL_MS = 3_000;
 
+    private long oldestSeq = -1;
+    private long oldestSince;
+    private long newestSeq = -1;
+    private long newestSince;
+    private long lastStall;
 
-    private long seq = -1;
-    private long since;
+    /** Milliseconds, as the wall clock gives them unless a test steps its own. */
+    private final LongSupplier clock;
+
+    TrimStall() {
+        this(System::currentTimeMillis);
+    }
+
+    TrimStall(LongSupplier clock) {
+        this.clock = clock;
+        this.lastStall = clock.getAsLong() - STALL_MS;
+    }
 
     /**
-     * @param oldestSeq The oldest entry, -1 for none.
+     * @param oldest The oldest entry's sequence number, -1 for none.
+     * @param newest The newest entry's.
      * @param acksDue Whether members ack at once now: a message awaits its ack, or the log is long.
-     * @return Whether the oldest entry has waited longer than members take to ack it.
+     * @return Whether to read the lagging acks directly now.
      */
-    boolean stalled(long oldestSeq, boolean acksDue) {
-        long now = System.currentTimeMillis();
+    boolean stalled(long oldest, long newest, boolean acksDue) {
+        long now = clock.getAsLong();
 
-        if (oldestSeq != seq) {
-            seq = oldestSeq;
-            since = now;
+        if (oldest != oldestSeq) {
+            oldestSeq = oldest;
+            oldestSince = now;
         }
 
-        // Members that ack a log which stood still check every idle period, so they take up to two.
-        return oldestSeq >= 0 && now - since > (acksDue ? STALL_MS : 2 * AckPolicy.idleMs() + STALL_MS);
+        if (newest != newestSeq) {
+            newestSeq = newest;
+            newestSince = now;
+        }
+
+        boolean late = acksDue ? now - oldestSince > STALL_MS : now - newestSince > 2 * AckPolicy.idleMs() + STALL_MS;
+
+        if (oldest < 0 || !late || now - lastStall < STALL_MS)
+            return false;
+
+        lastStall = now;
+
+        return true;
     }
 
     long sinceMs() {
-        return System.currentTimeMillis() - since;
+        return clock.getAsLong() - oldestSince;
     }
 }

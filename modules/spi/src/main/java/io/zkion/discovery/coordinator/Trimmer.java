@@ -94,7 +94,8 @@ final class Trimmer {
             return;
 
         LogEntry oldest = member.entries().isEmpty() ? null : member.entries().firstEntry().getValue();
-        boolean stalled = stall.stalled(oldest == null ? -1 : oldest.seq, member.acksDue()
+        long newest = member.entries().isEmpty() ? -1 : member.entries().lastKey();
+        boolean stalled = stall.stalled(oldest == null ? -1 : oldest.seq, newest, member.acksDue()
             || member.entries().size() >= 2 * AckPolicy.entriesBehind(member.topology().size()));
         long minAck = member.lastEventId();
 
