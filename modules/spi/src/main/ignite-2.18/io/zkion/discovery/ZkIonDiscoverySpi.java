@@ -1,7 +1,10 @@
 package io.zkion.discovery;
 
 import java.util.ArrayList;
+import java.util.Map;
 import io.zkion.discovery.internal.MetricsExchange;
+import io.zkion.discovery.internal.MetricsRoutes;
+import org.apache.ignite.lang.IgniteProductVersion;
 import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.ignite.spi.IgniteSpiMultipleInstancesSupport;
@@ -30,6 +33,11 @@ public class ZkIonDiscoverySpi extends AbstractZkIonDiscoverySpi {
 
         x.start(ignite.configuration().getMetricsUpdateFrequency());
         metricsExchange = x;
+    }
+
+    /** Only this line relays metrics: a 2.17 node in a mixed cluster must not be taken for a relay. */
+    @Override public void setNodeAttributes(Map<String, Object> attrs, IgniteProductVersion ver) {
+        super.setNodeAttributes(MetricsRoutes.withCapability(attrs), ver);
     }
 
     @Override public void spiStop() throws IgniteSpiException {

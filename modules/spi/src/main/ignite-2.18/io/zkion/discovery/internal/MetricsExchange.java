@@ -1,9 +1,12 @@
 package io.zkion.discovery.internal;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -22,8 +25,9 @@ import org.apache.ignite.spi.IgniteSpiContext;
  * processor sends them over communication itself, but 2.18's handler of the oldest node's message for all nodes reads
  * the single-node field, which that message leaves null: it throws, and no node but the oldest learns anyone's
  * metrics (their {@code CPUs} show -1, and 2.18's {@code ClusterNodeMetricsUpdateTest} fails). 2.17 reads the right
- * field, so this runs on the 2.18 line only: each node sends its own metrics to every other node, as often as
- * Ignite's {@code metricsUpdateFrequency} says, through the SPI context's messaging.
+ * field, so this runs on the 2.18 line only: as often as Ignite's {@code metricsUpdateFrequency} says, each node
+ * sends its own metrics to the coordinator, which relays everyone's to every node ({@link MetricsRoutes}), through
+ * the SPI context's messaging.
  */
 public final class MetricsExchange implements AutoCloseable {
     /** The communication topic of the exchange. */
@@ -36,6 +40,9 @@ public final class MetricsExchange implements AutoCloseable {
     private final IgniteLogger log;
     private final ScheduledExecutorService timer;
     private final IgniteBiPredicate<UUID, Object> receiver = this::received;
+
+    /** Each node's latest metrics, as received: what this node relays while it coordinates. */
+    private final Map<UUID, Update> latest = new ConcurrentHashMap<>();
 
     public MetricsExchange(IgniteSpiContext ctx, Supplier<ClusterNode> local, Supplier<Iterable<ClusterNode>> remotes,
         Function<UUID, ClusterNode> node, String instanceName, IgniteLogger log) {
@@ -67,11 +74,34 @@ public final class MetricsExchange implements AutoCloseable {
             for (Map.Entry<Integer, CacheMetrics> e : loc.cacheMetrics().entrySet())
                 caches.put(e.getKey(), new CacheMetricsSnapshot(e.getValue()));
 
-            Update u = new Update(loc.id(), ClusterMetricsSnapshot.serialize(loc.metrics()), caches);
+            Update own = new Update(loc.id(), ClusterMetricsSnapshot.serialize(loc.metrics()), caches);
+            List<ClusterNode> others = new ArrayList<>();
 
-            for (ClusterNode n : remotes.get()) {
+            remotes.get().forEach(others::add);
+
+            List<ClusterNode> all = new ArrayList<>(others);
+
+            all.add(loc);
+
+            ClusterNode crd = MetricsRoutes.coordinator(all);
+            Relayed relayed = null;
+
+            if (crd != null && crd.id().equals(loc.id())) {
+                latest.put(loc.id(), own);
+                latest.keySet().removeIf(id -> node.apply(id) == null); // Gone from the topology.
+                relayed = new Relayed(new ArrayList<>(latest.values()));
+            }
+            else
+                latest.clear(); // Another coordinates: what was received here is relayed by it.
+
+            for (ClusterNode n : others) {
+                MetricsRoutes.Route r = MetricsRoutes.route(loc, crd, n);
+
+                if (r == MetricsRoutes.Route.NONE)
+                    continue;
+
                 try {
-                    ctx.send(n, u, TOPIC);
+                    ctx.send(n, r == MetricsRoutes.Route.OWN ? own : relayed, TOPIC);
                 }
                 catch (Exception e) {
                     // The node left meanwhile, or is not reachable yet: the next round reaches it.
@@ -88,15 +118,25 @@ public final class MetricsExchange implements AutoCloseable {
     private boolean received(UUID from, Object msg) {
         if (msg instanceof Update) {
             Update u = (Update)msg;
-            ClusterNode n = node.apply(u.nodeId);
 
-            if (n instanceof ZkIonClusterNode && !n.isLocal()) {
-                ((ZkIonClusterNode)n).setMetrics(ClusterMetricsSnapshot.deserialize(u.metrics, 0));
-                ((ZkIonClusterNode)n).setCacheMetrics(new HashMap<>(u.caches));
-            }
+            apply(u);
+            latest.put(u.nodeId, u);
+        }
+        else if (msg instanceof Relayed) {
+            for (Update u : ((Relayed)msg).updates)
+                apply(u);
         }
 
         return true; // Keep listening.
+    }
+
+    private void apply(Update u) {
+        ClusterNode n = node.apply(u.nodeId);
+
+        if (n instanceof ZkIonClusterNode && !n.isLocal()) {
+            ((ZkIonClusterNode)n).setMetrics(ClusterMetricsSnapshot.deserialize(u.metrics, 0));
+            ((ZkIonClusterNode)n).setCacheMetrics(new HashMap<>(u.caches));
+        }
     }
 
     @Override public void close() {
@@ -107,6 +147,17 @@ public final class MetricsExchange implements AutoCloseable {
         }
         catch (RuntimeException ignored) {
             // The context is gone with the node.
+        }
+    }
+
+    /** Every node's metrics, as the coordinator last received them, as one message. */
+    static final class Relayed implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        final ArrayList<Update> updates;
+
+        Relayed(List<Update> updates) {
+            this.updates = new ArrayList<>(updates);
         }
     }
 
