@@ -31,12 +31,14 @@ final class ScaleReport {
             {"massExpiryMs", "of it ZooKeeper's"}, {"leaderStopKept", "members kept through a leader stop"},
             {"outageKept", "members kept through a quorum outage"}, {"pausedLogLength", "log length, one paused"},
             {"pausedFailedMs", "paused one failed after"}},
-        {{"ZooKeeper per plain custom message, and watches"},
-            {"members", "members"}, {"clients", "clients"},
+        {{"ZooKeeper per plain custom message (over a stream of 2 x max(128, N), its acks and trims included), and at"
+            + " rest"},
+            {"members", "members"}, {"clients", "clients"}, {"plainStream", "stream"},
             {"zkWritesPerCustom", "writes"}, {"zkRequestsPerCustom", "requests"},
             {"zkBytesPerCustomPerMember", "bytes out per member"}, {"customEntryBytes", "the entry's bytes"},
             {"zkWatches", "watches"}, {"zkWatchesPerMember", "per member"},
-            {"stormZkRequests", "join storm: requests"}, {"stormZkMBytesOut", "join storm: MB out"}},
+            {"stormZkRequests", "join storm: requests"}, {"stormZkMBytesOut", "join storm: MB out"},
+            {"idleZkRequestsPerSec", "at rest: requests/s"}, {"idleZkWritesPerSec", "at rest: writes/s"}},
     };
 
     /** Charts: key, title, log scale. */

@@ -57,6 +57,7 @@ final class ShapeRun {
             nodeData();
             settle();
             FaultPhases.phase("customs", res, this::customs);
+            FaultPhases.phase("idle", res, this::idle);
             new FaultPhases(zk, admin, c, res).run();
         }
 
@@ -194,6 +195,26 @@ final class ShapeRun {
         res.put("ackedCustomP50Ms", ms(Percentiles.of(acked, 50)));
         res.put("ackedCustomP99Ms", ms(Percentiles.of(acked, 99)));
         res.put("coordinatorCpuMsPerEvent", Math.round((cpu1 - cpu0) / 1e4 / events) / 100.0);
+    }
+
+    /**
+     * ZooKeeper's requests and bytes a second while nothing happens, once the messages' idle acks are in: what the
+     * cluster costs the ensemble at rest. Sessions' pings are among them.
+     */
+    private void idle() throws Exception {
+        awaitTrimmed();
+
+        ZkCounters c0 = ZkCounters.read(zk);
+        long t0 = System.nanoTime();
+
+        Thread.sleep(10_000);
+
+        Map<String, Double> d = ZkCounters.read(zk).minus(c0);
+        double secs = (System.nanoTime() - t0) / 1e9;
+
+        res.put("idleZkRequestsPerSec", round(d.getOrDefault("zk_packets_received", 0d) / secs));
+        res.put("idleZkWritesPerSec", round(d.getOrDefault("leader_zxid", 0d) / secs));
+        res.put("idleZkBytesOutPerSec", Math.round(ZkCounters.bytesOut(d) / secs));
     }
 
     /** Keeps the size of the newest log entry: the message just delivered, unless the coordinator trimmed it. */

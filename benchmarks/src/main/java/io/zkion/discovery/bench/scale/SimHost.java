@@ -42,7 +42,9 @@ final class SimHost implements DiscoveryHost {
         this.lsnr = lsnr;
         this.sample = sample;
         this.comms = comms;
-        this.attrs = AckPolicy.withCapability(sample.attributesOf(name)); // As the SPI adds it to Ignite's.
+        // As the SPI adds it to Ignite's; left out, members ack as under an older coordinator (to compare the two).
+        this.attrs = Boolean.getBoolean("zkion.scale.promptAcks") ? sample.attributesOf(name)
+            : AckPolicy.withCapability(sample.attributesOf(name));
         this.attrs.put(SimComms.PORT_ATTR, comms.port());
         this.ctx = context();
     }
