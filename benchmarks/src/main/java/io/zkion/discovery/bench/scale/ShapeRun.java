@@ -57,7 +57,8 @@ final class ShapeRun {
             nodeData();
             settle();
             FaultPhases.phase("customs", res, this::customs);
-            FaultPhases.phase("idle", res, this::idle);
+            if (!System.getProperty("zkion.scale.skip", "").contains("idle"))
+                FaultPhases.phase("idle", res, this::idle);
             new FaultPhases(zk, admin, c, res).run();
         }
 
@@ -144,8 +145,10 @@ final class ShapeRun {
     }
 
     private void customs() throws Exception {
-        // A stream long enough for every member to ack twice by the count (AckPolicy), plus the idle acks at its end.
-        int plain = 2 * AckPolicy.entriesBehind(c.members);
+        // A stream long enough for every member to ack twice by the count (AckPolicy), plus the idle acks at its end;
+        // the CI smoke sends fewer (zkion.scale.stream), its figures not judged.
+        int stream = Integer.getInteger("zkion.scale.stream", 0);
+        int plain = stream > 0 ? stream : 2 * AckPolicy.entriesBehind(c.members);
 
         res.put("plainStream", plain);
         ZkCounters c0 = ZkCounters.read(zk);

@@ -46,11 +46,20 @@ final class AckWriter {
         this.ackSoon = loop.delayed(ACK_SOON_MS, this::delayedAck);
         this.ackLater = loop.delayed(ACK_LATER_MS, this::delayedAck);
         this.ackIdle = loop.delayed(AckPolicy.IDLE_MS, this::idleAck);
+        this.lastAppliedAt = System.nanoTime();
     }
 
-    /** After a join: the coordinator set this node's ack one short; the first cycle acks the join. */
+    /**
+     * After a join: the coordinator set this node's ack below every event, which holds the trim of what was logged
+     * before the join, acks Ignite awaits among it too. So the joiner acks at once, whatever the rule.
+     */
     void joined() {
         ackWritten = membership.member().lastEventId() - 1;
+        unacked = 0;
+        unackedEntries = 0;
+        unackedBytes = 0;
+        lastAppliedAt = System.nanoTime();
+        ackSoon.schedule();
     }
 
     /** Writes this node's ack, or schedules it, as {@link AckPolicy} or an older coordinator expects. */
@@ -89,21 +98,31 @@ final class AckWriter {
     }
 
     private void delayedAck() {
+        tryAck();
+    }
+
+    /**
+     * Acks once nothing was applied for {@link AckPolicy#idleMs}; checks again later while events still come, or
+     * when the write failed: in a quiet cluster it is the last ack the log gets.
+     */
+    private void idleAck() {
+        if (System.nanoTime() - lastAppliedAt < AckPolicy.idleMs() * 1_000_000L || !tryAck())
+            ackIdle.schedule();
+    }
+
+    /** @return False if the ack was due and its write failed. */
+    private boolean tryAck() {
         try {
             if (lifecycle.is(State.JOINED) && membership.member().lastEventId() > ackWritten)
                 writeAck(membership.member().lastEventId());
+
+            return true;
         }
         catch (Exception e) {
             ctx.log().warning("Failed to write ack: " + e);
-        }
-    }
 
-    /** Acks once nothing was applied for {@link AckPolicy#idleMs}; checks again later while events still come. */
-    private void idleAck() {
-        if (System.nanoTime() - lastAppliedAt < AckPolicy.idleMs() * 1_000_000L)
-            ackIdle.schedule();
-        else
-            delayedAck();
+            return false;
+        }
     }
 
     private void writeAck(long last) throws Exception {

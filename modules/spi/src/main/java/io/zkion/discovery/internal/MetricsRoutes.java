@@ -8,7 +8,8 @@ import org.apache.ignite.cluster.ClusterNode;
 /**
  * Who gets which node metrics on the 2.18 line's exchange ({@code MetricsExchange}, issue 20). Each node sends its own
  * to the coordinator, and the coordinator relays everyone's to every node once a period: 2N messages a period, where
- * every node sending to every other sent N². Each node still receives every node's metrics once a period, as before.
+ * every node sending to every other sent N². The bytes stay N² (each node still receives every node's metrics once a
+ * period, now in one message), as in Ignite's own exchange for such SPIs; they now all leave the coordinator.
  * <p>
  * A node of a release without the relay (no {@link #CAPABILITY_ATTR}) gets every node's own metrics directly, as it
  * expects; under such a coordinator every node sends to every other, as before.
