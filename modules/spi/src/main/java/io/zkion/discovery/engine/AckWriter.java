@@ -97,32 +97,27 @@ final class AckWriter {
             ackLater.schedule();
     }
 
-    private void delayedAck() {
-        tryAck();
-    }
-
     /**
-     * Acks once nothing was applied for {@link AckPolicy#idleMs}; checks again later while events still come, or
-     * when the write failed: in a quiet cluster it is the last ack the log gets.
+     * A failed write is not retried here: it failed for ZooKeeper's connection, and the cycle that follows the
+     * reconnection schedules the ack again; retrying every period would block the discovery thread and log a
+     * warning every few seconds of an outage.
      */
-    private void idleAck() {
-        if (System.nanoTime() - lastAppliedAt < AckPolicy.idleMs() * 1_000_000L || !tryAck())
-            ackIdle.schedule();
-    }
-
-    /** @return False if the ack was due and its write failed. */
-    private boolean tryAck() {
+    private void delayedAck() {
         try {
             if (lifecycle.is(State.JOINED) && membership.member().lastEventId() > ackWritten)
                 writeAck(membership.member().lastEventId());
-
-            return true;
         }
         catch (Exception e) {
             ctx.log().warning("Failed to write ack: " + e);
-
-            return false;
         }
+    }
+
+    /** Acks once nothing was applied for {@link AckPolicy#idleMs}; checks again later while events still come. */
+    private void idleAck() {
+        if (System.nanoTime() - lastAppliedAt < AckPolicy.idleMs() * 1_000_000L)
+            ackIdle.schedule();
+        else
+            delayedAck();
     }
 
     private void writeAck(long last) throws Exception {
