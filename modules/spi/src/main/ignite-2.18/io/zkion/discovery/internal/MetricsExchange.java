@@ -14,7 +14,6 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.cache.CacheMetrics;
-import org.apache.ignite.cluster.ClusterMetrics;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.internal.ClusterMetricsSnapshot;
 import org.apache.ignite.internal.processors.cache.CacheMetricsSnapshot;
@@ -135,13 +134,7 @@ public final class MetricsExchange implements AutoCloseable {
         ClusterNode n = node.apply(u.nodeId);
 
         if (n instanceof ZkIonClusterNode && !n.isLocal()) {
-            ClusterMetrics m = ClusterMetricsSnapshot.deserialize(u.metrics, 0);
-
-            // A node's own update may overtake the coordinator's relay of an older one (a mixed cluster).
-            if (n.metrics() != null && n.metrics().getLastUpdateTime() > m.getLastUpdateTime())
-                return;
-
-            ((ZkIonClusterNode)n).setMetrics(m);
+            ((ZkIonClusterNode)n).setMetrics(ClusterMetricsSnapshot.deserialize(u.metrics, 0));
             ((ZkIonClusterNode)n).setCacheMetrics(new HashMap<>(u.caches));
         }
     }

@@ -9,7 +9,7 @@ import io.zkion.discovery.internal.AckPolicy;
  * every {@link #STALL_MS}, however often steps come.
  * <p>
  * When a message awaits its ack, or the log is long, members ack at once ({@link AckPolicy}): the oldest entry
- * stalls {@link #STALL_MS} after the ack became due, if it has not moved on meanwhile. Otherwise members ack once the log stood still for an idle period, which they
+ * stalls after {@link #STALL_MS}. Otherwise members ack once the log stood still for an idle period, which they
  * check every period: the entry stalls only when the newest entry is older than two periods and {@link #STALL_MS}.
  * Under a steady stream that is never, and rightly: nobody is due to ack then.
  */
@@ -22,10 +22,6 @@ final class TrimStall {
     private long newestSeq = -1;
     private long newestSince;
     private long lastStall;
-
-    /** Whether an ack was due at the last check, and since when: an ack due is timed from then, not from the oldest. */
-    private boolean due;
-    private long dueSince;
 
     /** Milliseconds, as the wall clock gives them unless a test steps its own. */
     private final LongSupplier clock;
@@ -58,14 +54,7 @@ final class TrimStall {
             newestSince = now;
         }
 
-        if (acksDue && !due)
-            dueSince = now;
-
-        due = acksDue;
-
-        // With an ack due, the members had 3 s since it became due and since the oldest entry last moved on.
-        boolean late = acksDue ? now - Math.max(oldestSince, dueSince) > STALL_MS
-            : now - newestSince > 2 * AckPolicy.idleMs() + STALL_MS;
+        boolean late = acksDue ? now - oldestSince > STALL_MS : now - newestSince > 2 * AckPolicy.idleMs() + STALL_MS;
 
         if (oldest < 0 || !late || now - lastStall < STALL_MS)
             return false;

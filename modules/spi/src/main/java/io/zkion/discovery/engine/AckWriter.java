@@ -46,20 +46,11 @@ final class AckWriter {
         this.ackSoon = loop.delayed(ACK_SOON_MS, this::delayedAck);
         this.ackLater = loop.delayed(ACK_LATER_MS, this::delayedAck);
         this.ackIdle = loop.delayed(AckPolicy.IDLE_MS, this::idleAck);
-        this.lastAppliedAt = System.nanoTime();
     }
 
-    /**
-     * After a join: the coordinator set this node's ack below every event, which holds the trim of what was logged
-     * before the join, acks Ignite awaits among it too. So the joiner acks at once, whatever the rule.
-     */
+    /** After a join: the coordinator set this node's ack one short; the first cycle acks the join. */
     void joined() {
         ackWritten = membership.member().lastEventId() - 1;
-        unacked = 0;
-        unackedEntries = 0;
-        unackedBytes = 0;
-        lastAppliedAt = System.nanoTime();
-        ackSoon.schedule();
     }
 
     /** Writes this node's ack, or schedules it, as {@link AckPolicy} or an older coordinator expects. */
@@ -97,11 +88,6 @@ final class AckWriter {
             ackLater.schedule();
     }
 
-    /**
-     * A failed write is not retried here: it failed for ZooKeeper's connection, and the cycle that follows the
-     * reconnection schedules the ack again; retrying every period would block the discovery thread and log a
-     * warning every few seconds of an outage.
-     */
     private void delayedAck() {
         try {
             if (lifecycle.is(State.JOINED) && membership.member().lastEventId() > ackWritten)

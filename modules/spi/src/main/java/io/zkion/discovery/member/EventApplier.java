@@ -253,9 +253,6 @@ final class EventApplier {
                 + " read it, the others deliver it (" + unreadable.getMessage() + ")");
             metrics.onUndeliverable();
 
-            // Whether Ignite awaits its ack cannot be told: ack at once, so as not to hold the others' ack up.
-            applied.ackAwaited = true;
-
             return false;
         }
 
