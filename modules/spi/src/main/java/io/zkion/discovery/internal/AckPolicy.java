@@ -1,6 +1,5 @@
 package io.zkion.discovery.internal;
 
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -18,11 +17,8 @@ import java.util.Map;
  * second and would read every member's lagging ack directly while it waits.
  */
 public final class AckPolicy {
-    /** The node attribute that says a node, as coordinator, expects lazy acks of entries nobody awaits. */
-    public static final String CAPABILITY_ATTR = "io.zkion.discovery.lazyAcks";
-
-    /** The version of the rule a node of this release follows. */
-    private static final int PROTOCOL = 1;
+    /** Says a node, as coordinator, expects lazy acks of entries nobody awaits. */
+    private static final NodeCapability CAPABILITY = new NodeCapability("io.zkion.discovery.lazyAcks", 1);
 
     /** The fewest entries a member may be behind before it acks. */
     private static final int MIN_ENTRIES_BEHIND = 128;
@@ -61,11 +57,8 @@ public final class AckPolicy {
      */
     public static boolean lazy(Topology t) {
         for (ZkIonClusterNode n : t.members()) {
-            if (!n.isClient()) {
-                Object v = n.attribute(CAPABILITY_ATTR);
-
-                return v instanceof Integer && (Integer)v >= PROTOCOL;
-            }
+            if (!n.isClient())
+                return CAPABILITY.of(n);
         }
 
         return false;
@@ -73,10 +66,6 @@ public final class AckPolicy {
 
     /** @return {@code attrs} with the attribute that says this node, as coordinator, expects lazy acks. */
     public static Map<String, Object> withCapability(Map<String, Object> attrs) {
-        Map<String, Object> m = new HashMap<>(attrs);
-
-        m.put(CAPABILITY_ATTR, PROTOCOL);
-
-        return m;
+        return CAPABILITY.advertise(attrs);
     }
 }

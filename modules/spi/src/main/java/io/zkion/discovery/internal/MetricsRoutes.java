@@ -1,7 +1,6 @@
 package io.zkion.discovery.internal;
 
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Map;
 import org.apache.ignite.cluster.ClusterNode;
 
@@ -11,14 +10,12 @@ import org.apache.ignite.cluster.ClusterNode;
  * every node sending to every other sent N². The bytes stay N² (each node still receives every node's metrics once a
  * period, now in one message), as in Ignite's own exchange for such SPIs; they now all leave the coordinator.
  * <p>
- * A node of a release without the relay (no {@link #CAPABILITY_ATTR}) gets every node's own metrics directly, as it
+ * A node of a release without the relay (no {@link #CAPABILITY}) gets every node's own metrics directly, as it
  * expects; under such a coordinator every node sends to every other, as before.
  */
 public final class MetricsRoutes {
-    /** The node attribute that says a node, as coordinator, relays metrics, and takes them relayed. */
-    public static final String CAPABILITY_ATTR = "io.zkion.discovery.metricsRelay";
-
-    private static final int PROTOCOL = 1;
+    /** Says a node, as coordinator, relays metrics, and takes them relayed. */
+    private static final NodeCapability CAPABILITY = new NodeCapability("io.zkion.discovery.metricsRelay", 1);
 
     /** What a node sends another in one period. */
     public enum Route {
@@ -59,17 +56,11 @@ public final class MetricsRoutes {
     }
 
     public static boolean relays(ClusterNode n) {
-        Object v = n.attribute(CAPABILITY_ATTR);
-
-        return v instanceof Integer && (Integer)v >= PROTOCOL;
+        return CAPABILITY.of(n);
     }
 
     /** @return {@code attrs} with the attribute that says this node relays metrics as coordinator. */
     public static Map<String, Object> withCapability(Map<String, Object> attrs) {
-        Map<String, Object> m = new HashMap<>(attrs);
-
-        m.put(CAPABILITY_ATTR, PROTOCOL);
-
-        return m;
+        return CAPABILITY.advertise(attrs);
     }
 }

@@ -1,7 +1,6 @@
 package io.zkion.discovery.resolve;
 
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -10,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.coordinator.CoordinatorTask;
+import io.zkion.discovery.internal.NodeCapability;
 import io.zkion.discovery.internal.Communication;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.InternalMessage;
@@ -34,8 +34,8 @@ public final class Rounds implements InternalMessage.Sink {
     /** The node attribute that says a node takes part in rounds: while a node without it is in, none starts. */
     public static final String CAPABILITY_ATTR = "io.zkion.discovery.communicationFailureRounds";
 
-    /** The version of the round protocol a node of this release speaks. */
-    private static final int PROTOCOL = 1;
+    /** The attribute, with the version of the round protocol a node of this release speaks. */
+    private static final NodeCapability CAPABILITY = new NodeCapability(CAPABILITY_ATTR, 1);
 
     /** How long a round may wait for reports, past which a node that has not reported reaches nobody. */
     private static final long REPORT_BOUND_MS = 15_000;
@@ -61,11 +61,7 @@ public final class Rounds implements InternalMessage.Sink {
 
     /** @return {@code attrs} with the attribute that says this node takes part in rounds. */
     public static Map<String, Object> withCapability(Map<String, Object> attrs) {
-        Map<String, Object> m = new HashMap<>(attrs);
-
-        m.put(CAPABILITY_ATTR, PROTOCOL);
-
-        return m;
+        return CAPABILITY.advertise(attrs);
     }
 
     /**
@@ -136,9 +132,7 @@ public final class Rounds implements InternalMessage.Sink {
             return "this node has no Ignite communication to check connections with";
 
         for (ClusterNode n : nodes) {
-            Object v = n.attribute(CAPABILITY_ATTR);
-
-            if (!(v instanceof Integer) || (Integer)v < PROTOCOL)
+            if (!CAPABILITY.of(n))
                 return "node " + n.id() + " runs a release of ZkIon without communication failure rounds";
         }
 
