@@ -110,6 +110,11 @@ final class Cluster {
         expectedDown.add(name);
     }
 
+    /** Node {@code name} is no longer meant to go down: a fault that could have taken it spared it. */
+    void expectUp(String name) {
+        expectedDown.remove(name);
+    }
+
     /** @return The server that coordinates: the oldest by order among those that report a status. */
     NodeProcess coordinator() {
         NodeProcess crd = null;

@@ -21,6 +21,9 @@ final class NodeConfig {
     /** Few partitions: rebalancing after each fault is over in moments, and "fully replicated" is cheap to check. */
     static final int PARTITIONS = 64;
 
+    /** The address the node binds and is reached at: loopback unless it runs on a host of its own ({@link NetLab}). */
+    static final String HOST_PROPERTY = "zkion.chaos.host";
+
     private NodeConfig() {
     }
 
@@ -40,9 +43,10 @@ final class NodeConfig {
         DataStorageConfiguration storage = new DataStorageConfiguration().setDefaultDataRegionConfiguration(
             new DataRegionConfiguration().setName("default").setInitialSize(32L << 20).setMaxSize(64L << 20));
 
+        String host = System.getProperty(HOST_PROPERTY, "127.0.0.1");
         TcpCommunicationSpi comm = new TcpCommunicationSpi();
 
-        comm.setLocalAddress("127.0.0.1");
+        comm.setLocalAddress(host);
 
         CacheConfiguration<String, String> cache = new CacheConfiguration<String, String>(CACHE)
             .setBackups(1)
@@ -53,7 +57,7 @@ final class NodeConfig {
         return new IgniteConfiguration()
             .setIgniteInstanceName(name)
             .setClientMode(client)
-            .setLocalHost("127.0.0.1")
+            .setLocalHost(host)
             .setDiscoverySpi(spi)
             .setCommunicationSpi(comm)
             .setDataStorageConfiguration(storage)

@@ -50,6 +50,11 @@ final class NodeProcess {
             Files.write(logging, LOGGING_CONFIG.getBytes(StandardCharsets.UTF_8));
 
         List<String> cmd = new ArrayList<>();
+        boolean ownHost = s.lab != null && s.lab.has(name);
+
+        // On a host of its own, the node's process runs in its network namespace and binds its address there.
+        if (ownHost)
+            cmd.addAll(s.lab.launcher(name));
 
         cmd.add("java");
         cmd.add("-Xmx" + (client ? "320m" : "384m"));
@@ -64,6 +69,9 @@ final class NodeProcess {
         cmd.add("-DIGNITE_NO_ASCII=true");
         cmd.add("-Dzkion.chaos.sessionTimeout=" + s.sessionTimeout);
         cmd.add("-Dzkion.chaos.rollLogAt=" + s.rollLogAt);
+
+        if (ownHost)
+            cmd.add("-D" + NodeConfig.HOST_PROPERTY + '=' + s.lab.address(name));
 
         for (String opt : s.jvmOpens.trim().split("\\s+")) {
             if (!opt.isEmpty())

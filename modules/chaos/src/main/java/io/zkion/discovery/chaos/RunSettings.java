@@ -24,6 +24,8 @@ final class RunSettings {
     final Path runDir;
     final String root = "/zkion-chaos";
     String zkConnect;
+    /** Hosts of their own for some nodes, or null: every node on loopback. */
+    NetLab lab;
 
     private static List<FaultKind> kinds(String names) {
         List<FaultKind> out = new ArrayList<>();

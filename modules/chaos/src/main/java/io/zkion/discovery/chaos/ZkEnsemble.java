@@ -27,11 +27,19 @@ public final class ZkEnsemble implements AutoCloseable {
     private final Process[] procs = new Process[SIZE];
 
     ZkEnsemble(Path dir, String classPath) throws IOException {
-        this(dir, classPath, 192);
+        this(dir, classPath, 192, "127.0.0.1");
     }
 
     /** @param heapMb Each server's heap: a thousand sessions with their watches need more than the chaos run. */
     public ZkEnsemble(Path dir, String classPath, int heapMb) throws IOException {
+        this(dir, classPath, heapMb, "127.0.0.1");
+    }
+
+    /**
+     * @param clientAddress Where the servers take clients: loopback, or every address ({@code 0.0.0.0}) when nodes
+     *      in network namespaces reach them over a bridge ({@link NetLab}).
+     */
+    ZkEnsemble(Path dir, String classPath, int heapMb, String clientAddress) throws IOException {
         this.dir = dir;
         this.classPath = classPath;
         this.heapMb = heapMb;
@@ -53,17 +61,22 @@ public final class ZkEnsemble implements AutoCloseable {
             // Ticks of 1 s let sessions of 2 to 60 s (the scale run's 1,000 members on two cores need more than the
             // default 20 s); no fsync: a killed process loses nothing the OS holds.
             Files.write(d.resolve("zoo.cfg"), ("tickTime=1000\ninitLimit=10\nsyncLimit=5\nforceSync=no\nmaxSessionTimeout=60000\n"
-                + "dataDir=" + d.toAbsolutePath() + "\nclientPort=" + clientPorts[i] + "\nclientPortAddress=127.0.0.1\n"
+                + "dataDir=" + d.toAbsolutePath() + "\nclientPort=" + clientPorts[i] + "\nclientPortAddress=" + clientAddress + "\n"
                 + "admin.enableServer=false\n4lw.commands.whitelist=srvr,mntr,wchs\nmaxClientCnxns=0\n" + servers)
                 .getBytes(StandardCharsets.UTF_8));
         }
     }
 
     public String connectString() {
+        return connectString("127.0.0.1");
+    }
+
+    /** @return The connect string through {@code host}, the address a client reaches the servers at. */
+    String connectString(String host) {
         StringBuilder sb = new StringBuilder();
 
         for (int p : clientPorts)
-            sb.append(sb.length() == 0 ? "" : ",").append("127.0.0.1:").append(p);
+            sb.append(sb.length() == 0 ? "" : ",").append(host).append(':').append(p);
 
         return sb.toString();
     }

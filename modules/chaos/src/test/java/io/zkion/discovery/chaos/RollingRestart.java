@@ -37,6 +37,8 @@ final class RollingRestart implements AutoCloseable {
     final RunSettings settings;
     private final ZkEnsemble zk;
     private final Cluster cluster;
+    /** Hosts of their own for every node, or null: all on loopback. */
+    private final NetLab lab;
     /** Caches created so far, in order. */
     private final Set<String> caches = new LinkedHashSet<>();
     private int seq;
@@ -48,15 +50,42 @@ final class RollingRestart implements AutoCloseable {
 
     /** A cluster whose run directory is {@code target/<group>/<name>-<time>}. */
     RollingRestart(String group, String name) throws Exception {
+        this(group, name, false);
+    }
+
+    /**
+     * The same; with {@code ownHosts}, each node runs on a host of its own ({@link NetLab}: needs root), and reaches
+     * ZooKeeper over the lab's bridge.
+     */
+    RollingRestart(String group, String name, boolean ownHosts) throws Exception {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmmss"));
         Path dir = Paths.get("target", group, name + '-' + stamp).toAbsolutePath();
+        List<String> names = new ArrayList<>();
 
+        for (int i = 1; i <= SERVERS; i++)
+            names.add("s" + i);
+
+        names.add(CLIENT);
         Files.createDirectories(dir);
         settings = new RunSettings(dir, dir, SERVERS, 1);
-        zk = new ZkEnsemble(dir, settings.classPath);
+        lab = ownHosts ? new NetLab(names) : null;
+        settings.lab = lab;
+        zk = new ZkEnsemble(dir, settings.classPath, 192, ownHosts ? "0.0.0.0" : "127.0.0.1");
         settings.zkConnect = zk.connectString();
         zk.startAll();
         cluster = new Cluster(settings, zk);
+
+        if (ownHosts) {
+            for (String n : names)
+                cluster.connectsVia(n, zk.connectString(NetLab.HOST));
+        }
+    }
+
+    /** @return The hosts of the nodes; fails when they share loopback. */
+    NetLab lab() {
+        assertNotNull("this run's nodes have no hosts of their own", lab);
+
+        return lab;
     }
 
     /** Starts the servers running {@code servers} and the client running {@code client}, and waits until settled. */
@@ -206,7 +235,8 @@ final class RollingRestart implements AutoCloseable {
         return new Tally(histories(), keysVerified, caches.size());
     }
 
-    private void traffic() {
+    /** Every node sends 3 custom messages, and a server of each release creates a cache. */
+    void traffic() {
         Set<String> creators = new HashSet<>();
 
         for (NodeProcess n : cluster.running()) {
@@ -326,9 +356,12 @@ final class RollingRestart implements AutoCloseable {
         return NodeHistory.readAll(settings.runDir);
     }
 
-    @Override public void close() {
+    @Override public void close() throws IOException {
         cluster.killAll();
         zk.close();
+
+        if (lab != null)
+            lab.close();
     }
 
     /** What a run did, counted from every node's log. */

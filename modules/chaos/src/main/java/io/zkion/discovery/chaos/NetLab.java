@@ -1,0 +1,192 @@
+package io.zkion.discovery.chaos;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Hosts of their own on this machine: each named node gets a network namespace with one address on a bridge, and
+ * the bridge's own address stays with the controller and the ZooKeeper servers. So the link between two nodes can
+ * be cut, with iptables inside their namespaces, while both still reach ZooKeeper. Needs root, iproute2, iptables
+ * and ss; {@link #unavailable()} says why it cannot be had.
+ */
+final class NetLab implements AutoCloseable {
+    /** Names unlikely to meet anything else on a machine: the docker testbed uses 172.28.5.0/24. */
+    private static final String BRIDGE = "zkionlab0";
+    private static final String PREFIX = "zkion-";
+    private static final String NET = "10.231.0.";
+    /** The controller's and ZooKeeper's address, as the nodes reach it. */
+    static final String HOST = NET + "1";
+
+    /** Node name to its address; the namespace is PREFIX + name. */
+    private final Map<String, String> addresses = new LinkedHashMap<>();
+    private boolean forwardRule;
+
+    /** @return Why no lab can be built here, or null when it can. */
+    static String unavailable() {
+        if (!"root".equals(System.getProperty("user.name")))
+            return "network namespaces need root (running as " + System.getProperty("user.name") + ')';
+
+        for (String tool : new String[] {"ip", "iptables", "ss"}) {
+            try {
+                if (run(10, "which", tool).isEmpty())
+                    return tool + " is not installed";
+            }
+            catch (IOException e) {
+                return tool + " is not installed: " + e.getMessage();
+            }
+        }
+
+        return null;
+    }
+
+    /** Builds the bridge and a namespace for each of {@code names}, first removing what a killed run left. */
+    NetLab(List<String> names) throws IOException {
+        removeLeftovers();
+        run(10, "ip", "link", "add", BRIDGE, "type", "bridge");
+        run(10, "ip", "addr", "add", HOST + "/24", "dev", BRIDGE);
+        run(10, "ip", "link", "set", BRIDGE, "up");
+
+        // Docker's engine sets the FORWARD policy to DROP and has the bridge's frames pass iptables: let ours through.
+        run(10, "iptables", "-I", "FORWARD", "-i", BRIDGE, "-o", BRIDGE, "-j", "ACCEPT");
+        forwardRule = true;
+
+        int i = 10;
+
+        for (String name : names) {
+            String ns = PREFIX + name;
+            String addr = NET + (i++);
+            String host = "zkl-" + name + "-h";
+            String inner = "zkl-" + name + "-n";
+
+            run(10, "ip", "netns", "add", ns);
+            run(10, "ip", "link", "add", host, "type", "veth", "peer", "name", inner);
+            run(10, "ip", "link", "set", inner, "netns", ns);
+            run(10, "ip", "link", "set", host, "master", BRIDGE);
+            run(10, "ip", "link", "set", host, "up");
+            inNs(name, "ip", "addr", "add", addr + "/24", "dev", inner);
+            inNs(name, "ip", "link", "set", inner, "up");
+            inNs(name, "ip", "link", "set", "lo", "up");
+            addresses.put(name, addr);
+        }
+    }
+
+    /** @return The address of node {@code name}. */
+    String address(String name) {
+        String a = addresses.get(name);
+
+        if (a == null)
+            throw new IllegalArgumentException("No host in the lab for " + name);
+
+        return a;
+    }
+
+    boolean has(String name) {
+        return addresses.containsKey(name);
+    }
+
+    /** @return The words that run a command as host {@code name}: put before it. */
+    List<String> launcher(String name) {
+        address(name);
+
+        return Arrays.asList("ip", "netns", "exec", PREFIX + name);
+    }
+
+    /**
+     * Cuts the link between {@code a} and {@code b} both ways, packets dropped, and closes the connections they had
+     * open to each other, as a link that flaps and stays down does. Without the close, connections already open keep
+     * waiting on TCP's retransmissions and Ignite reports nothing for minutes (docs/operations.md).
+     */
+    void cut(String a, String b) throws IOException {
+        drop(a, address(b));
+        drop(b, address(a));
+        inNs(a, "ss", "-K", "dst", address(b));
+        inNs(b, "ss", "-K", "dst", address(a));
+    }
+
+    /** Removes every cut of host {@code name}. */
+    void heal(String name) throws IOException {
+        inNs(name, "iptables", "-F", "INPUT");
+        inNs(name, "iptables", "-F", "OUTPUT");
+    }
+
+    private void drop(String name, String peer) throws IOException {
+        inNs(name, "iptables", "-I", "INPUT", "-s", peer, "-j", "DROP");
+        inNs(name, "iptables", "-I", "OUTPUT", "-d", peer, "-j", "DROP");
+    }
+
+    private void inNs(String name, String... cmd) throws IOException {
+        List<String> all = new ArrayList<>(Arrays.asList("ip", "netns", "exec", PREFIX + name));
+
+        all.addAll(Arrays.asList(cmd));
+        run(10, all.toArray(new String[0]));
+    }
+
+    @Override public void close() throws IOException {
+        for (String name : addresses.keySet())
+            quietly("ip", "netns", "del", PREFIX + name);
+
+        addresses.clear();
+        quietly("ip", "link", "del", BRIDGE);
+
+        if (forwardRule)
+            quietly("iptables", "-D", "FORWARD", "-i", BRIDGE, "-o", BRIDGE, "-j", "ACCEPT");
+
+        forwardRule = false;
+    }
+
+    /** What a run killed before its close left: our namespaces, the bridge (its veths go with it), the rule. */
+    private static void removeLeftovers() throws IOException {
+        for (String line : run(10, "ip", "netns", "list").split("\n")) {
+            String ns = line.trim().split(" ")[0];
+
+            if (ns.startsWith(PREFIX))
+                quietly("ip", "netns", "del", ns);
+        }
+
+        quietly("ip", "link", "del", BRIDGE);
+
+        // The rule may be there more than once: iptables -D removes one a call, and fails when none is left.
+        for (int i = 0; i < 10 && quietly("iptables", "-D", "FORWARD", "-i", BRIDGE, "-o", BRIDGE, "-j", "ACCEPT"); i++)
+            ;
+    }
+
+    private static boolean quietly(String... cmd) {
+        try {
+            run(10, cmd);
+            return true;
+        }
+        catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Runs {@code cmd}, bounded; @return its output; throws with the output when it fails. */
+    private static String run(int timeoutSec, String... cmd) throws IOException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+
+        try {
+            if (!p.waitFor(timeoutSec, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", cmd) + " did not end within " + timeoutSec + " s");
+            }
+
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+
+            if (p.exitValue() != 0)
+                throw new IOException(String.join(" ", cmd) + " exited " + p.exitValue() + ": " + out.trim());
+
+            return out;
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new IOException(String.join(" ", cmd) + " was interrupted", e);
+        }
+    }
+}
