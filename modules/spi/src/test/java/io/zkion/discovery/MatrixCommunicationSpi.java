@@ -2,6 +2,7 @@ package io.zkion.discovery;
 
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -30,10 +31,14 @@ public class MatrixCommunicationSpi extends TcpCommunicationSpi {
 
     static volatile CountDownLatch release = new CountDownLatch(0);
 
+    /** Instance names whose held checks wait for a latch of their own instead of {@link #release}. */
+    static final Map<String, CountDownLatch> RELEASE_OF = new ConcurrentHashMap<>();
+
     static void reset() {
         CUT.clear();
         HELD.clear();
         CHECKING.clear();
+        RELEASE_OF.clear();
         release = new CountDownLatch(0);
     }
 
@@ -58,7 +63,7 @@ public class MatrixCommunicationSpi extends TcpCommunicationSpi {
             return new IgniteFinishedFutureImpl<>(bits);
 
         GridFutureAdapter<BitSet> fut = new GridFutureAdapter<>();
-        CountDownLatch l = release;
+        CountDownLatch l = RELEASE_OF.getOrDefault(me, release);
 
         Thread t = new Thread(() -> {
             try {

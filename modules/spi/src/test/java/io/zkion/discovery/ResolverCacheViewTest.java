@@ -4,7 +4,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.apache.ignite.Ignite;
@@ -12,7 +11,6 @@ import org.apache.ignite.cache.affinity.rendezvous.RendezvousAffinityFunction;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.configuration.CacheConfiguration;
 import org.apache.ignite.configuration.CommunicationFailureResolver;
-import org.apache.ignite.configuration.IgniteConfiguration;
 import org.junit.Before;
 import org.junit.Test;
 
@@ -28,30 +26,23 @@ import static org.junit.Assert.assertTrue;
  * that hold the data, not the ones the affinity function wants.
  */
 @SuppressWarnings({"unchecked", "deprecation"})
-public class ResolverCacheViewTest extends ZkIonTestSupport {
+public class ResolverCacheViewTest extends MatrixTestSupport {
     private static final int PARTS = 32;
 
     /** What the resolver saw, by name; it removes nobody. */
     private static final Map<String, Object> SEEN = new ConcurrentHashMap<>();
 
     @Before public void reset() {
-        MatrixCommunicationSpi.reset();
         SEEN.clear();
     }
 
-    @Override protected IgniteConfiguration config(String name, boolean client) {
-        MatrixCommunicationSpi comm = new MatrixCommunicationSpi();
-
-        comm.setLocalAddress("127.0.0.1");
-
-        CommunicationFailureResolver resolver = ctx -> {
+    @Override protected CommunicationFailureResolver resolver() {
+        return ctx -> {
             SEEN.put("nodes", ctx.topologySnapshot());
             SEEN.put("caches", new HashSet<>(ctx.startedCaches().keySet()));
             SEEN.put("affinity", ctx.cacheAffinity("c"));
             SEEN.put("owners", ctx.cachePartitionOwners("c"));
         };
-
-        return super.config(name, client).setCommunicationSpi(comm).setCommunicationFailureResolver(resolver);
     }
 
     @Test(timeout = 180_000) public void aNewCoordinatorGivesTheOwnersThatHoldTheDataWhileRebalanceIsBlocked()
@@ -73,16 +64,7 @@ public class ResolverCacheViewTest extends ZkIonTestSupport {
 
         MatrixCommunicationSpi.cut("s2", "s3");
 
-        ClusterNode peer = s3.cluster().localNode();
-        Throwable t = CompletableFuture.supplyAsync(() -> {
-            try {
-                spiOf(s2).resolveCommunicationFailure(peer, new Exception("test: cannot reach " + peer.id()));
-                return null;
-            }
-            catch (Throwable e) {
-                return e;
-            }
-        }).get(60, TimeUnit.SECONDS);
+        Throwable t = resolve(s2, s3).get(60, TimeUnit.SECONDS);
 
         assertNull("the resolver removed nobody: " + t, t);
 

@@ -20,6 +20,7 @@ import java.util.Collection;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.spi.IgniteSpiContext;
 import org.apache.ignite.spi.IgniteSpiException;
@@ -98,7 +99,12 @@ public final class NodeEngine {
      * interrupted or {@link #stop} is called meanwhile, whatever step the join is at.
      */
     public void start() {
-        ctx.client().getConnectionStateListenable().addListener((c, s) -> sessionLoss.onConnectionState(s));
+        ctx.client().getConnectionStateListenable().addListener((c, s) -> {
+            sessionLoss.onConnectionState(s);
+
+            if (s == ConnectionState.RECONNECTED)
+                rounds.onReconnected();
+        });
 
         if (!lifecycle.startJoining())
             throw new IgniteSpiException("Stopped while joining");

@@ -42,9 +42,10 @@ final class RoundCoordinator implements CoordinatorTask {
     /** Set by the watch on comm/ and by the tick. */
     private volatile boolean dirty = true;
 
-    /** The round this coordinator times, and since when (System.nanoTime). */
+    /** The round this coordinator times, since when (System.nanoTime), and the reconnections seen by then. */
     private UUID timed;
     private long since;
+    private long reconnections;
 
     RoundCoordinator(RoundContext ctx, Rounds rounds, TaskLog out, Runnable trigger) {
         this.ctx = ctx;
@@ -82,9 +83,13 @@ final class RoundCoordinator implements CoordinatorTask {
             return;
         }
 
-        if (!r.id.equals(timed)) {
+        // A round new to this coordinator, or one a ZooKeeper outage cut: its bound starts now. After an outage the
+        // reports that could not be written meanwhile are on their way; counted as missing, they would remove nodes
+        // whose only fault was ZooKeeper's.
+        if (!r.id.equals(timed) || rounds.reconnections() != reconnections) {
             timed = r.id;
             since = System.nanoTime();
+            reconnections = rounds.reconnections();
         }
 
         boolean late = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since) >= rounds.boundMs();

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import io.zkion.discovery.codec.msg.ConnectivityReport;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.lang.IgniteFuture;
@@ -16,6 +17,12 @@ import org.apache.zookeeper.KeeperException;
  */
 final class RoundProbe {
     private final RoundContext ctx;
+
+    /**
+     * This node's report that ZooKeeper has not taken yet: a write that failed for the connection (an outage outlasts
+     * Curator's retries) is written again once the connection is back ({@link #rewrite}).
+     */
+    private final AtomicReference<Report> unwritten = new AtomicReference<>();
 
     RoundProbe(RoundContext ctx) {
         this.ctx = ctx;
@@ -65,24 +72,55 @@ final class RoundProbe {
         }
 
         ConnectivityReport rep = new ConnectivityReport(r.id, ctx.local.id(), reached, error);
-        String path = ctx.store.paths().report(r.id, ctx.local.id());
+        Report w = new Report(r.id, ctx.store.paths().report(r.id, ctx.local.id()), ctx.codec.encode(rep));
 
         if (error != null)
             ctx.log.warning("Communication failure round " + r.id + ": " + error);
 
+        unwritten.set(w);
+        write(w);
+    }
+
+    /** ZooKeeper is back: writes this node's report in round {@code r} again if its write had failed. */
+    void rewrite(OpenRound r) {
+        Report w = unwritten.get();
+
+        if (w != null && w.round.equals(r.id)) {
+            ctx.log.info("Writing this node's report in communication failure round " + r.id + " again: ZooKeeper"
+                + " is back");
+            write(w);
+        }
+    }
+
+    private void write(Report w) {
         try {
             // Not creating the round's directory: gone, the round is over, and a report would outlive it.
             ctx.store.client().create().inBackground((c, e) -> {
                 int rc = e.getResultCode();
 
-                if (rc != KeeperException.Code.OK.intValue() && rc != KeeperException.Code.NODEEXISTS.intValue()
-                    && rc != KeeperException.Code.NONODE.intValue())
-                    ctx.log.warning("Failed to write this node's report in communication failure round " + r.id
-                        + " (ZooKeeper result " + rc + "): the coordinator decides without it after its bound");
-            }).forPath(path, ctx.codec.encode(rep));
+                if (rc == KeeperException.Code.OK.intValue() || rc == KeeperException.Code.NODEEXISTS.intValue()
+                    || rc == KeeperException.Code.NONODE.intValue())
+                    unwritten.compareAndSet(w, null);
+                else
+                    ctx.log.warning("Failed to write this node's report in communication failure round " + w.round
+                        + " (ZooKeeper result " + rc + "): written again once the connection is back");
+            }).forPath(w.path, w.bytes);
         }
         catch (Exception e) {
-            ctx.log.warning("Failed to write this node's report in communication failure round " + r.id + ": " + e);
+            ctx.log.warning("Failed to write this node's report in communication failure round " + w.round + ": " + e);
+        }
+    }
+
+    /** A report as written to ZooKeeper. */
+    private static final class Report {
+        final UUID round;
+        final String path;
+        final byte[] bytes;
+
+        Report(UUID round, String path, byte[] bytes) {
+            this.round = round;
+            this.path = path;
+            this.bytes = bytes;
         }
     }
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.coordinator.CoordinatorTask;
@@ -49,6 +50,9 @@ public final class Rounds implements InternalMessage.Sink {
     private OpenRound open;
     private long ended;
     private boolean closed;
+
+    /** Connections to ZooKeeper re-established: a coordinator gives an open round its bound again after each. */
+    private final AtomicLong reconnections = new AtomicLong();
 
     /** The nodes rounds removed: a verdict comes before the failures it logs, and a released call asks here first. */
     private final Set<UUID> killed = new HashSet<>();
@@ -178,6 +182,24 @@ public final class Rounds implements InternalMessage.Sink {
         synchronized (mux) {
             mux.notifyAll();
         }
+    }
+
+    /**
+     * The connection to ZooKeeper is back after a loss: a report of this node's that could not be written is written
+     * now, and the coordinator starts its bound again, so that an outage does not count as nodes reaching nobody.
+     */
+    public void onReconnected() {
+        reconnections.incrementAndGet();
+
+        OpenRound r = open();
+
+        if (r != null)
+            probe.rewrite(r);
+    }
+
+    /** @return How often the connection to ZooKeeper was re-established. */
+    long reconnections() {
+        return reconnections.get();
     }
 
     /** This node stops: calls that wait return at once. */

@@ -1,0 +1,69 @@
+package io.zkion.discovery;
+
+import java.util.concurrent.CompletableFuture;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.ignite.Ignite;
+import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.configuration.CommunicationFailureResolver;
+import org.apache.ignite.configuration.IgniteConfiguration;
+import org.junit.Before;
+
+/**
+ * Real nodes whose connection checks answer from a matrix ({@link MatrixCommunicationSpi}): the support of the
+ * communication-failure tests that need no resolver of their own making, or one ({@link #resolver}).
+ */
+public abstract class MatrixTestSupport extends ZkIonTestSupport {
+    @Before public void resetMatrix() {
+        MatrixCommunicationSpi.reset();
+    }
+
+    /** @return The resolver every node gets; null for Ignite's default. */
+    protected CommunicationFailureResolver resolver() {
+        return null;
+    }
+
+    @Override protected IgniteConfiguration config(String name, boolean client) {
+        MatrixCommunicationSpi comm = new MatrixCommunicationSpi();
+
+        comm.setLocalAddress("127.0.0.1");
+
+        IgniteConfiguration cfg = super.config(name, client).setCommunicationSpi(comm);
+        CommunicationFailureResolver r = resolver();
+
+        return r == null ? cfg : cfg.setCommunicationFailureResolver(r);
+    }
+
+    /** @return The outcome of {@code from}'s call on {@code peer}: null if it returned, else what it threw. */
+    protected static CompletableFuture<Throwable> resolve(Ignite from, Ignite peer) {
+        ClusterNode p = peer.cluster().localNode();
+
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                spiOf(from).resolveCommunicationFailure(p, new Exception("test: cannot reach " + p.id()));
+                return null;
+            }
+            catch (Throwable t) {
+                return t;
+            }
+        });
+    }
+
+    /** Waits until comm/ holds no call and no round: the verdict is logged and cleaned up. */
+    protected void awaitRoundOver() throws Exception {
+        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            c.start();
+
+            await("comm/ empty", 60_000, () -> {
+                try {
+                    return c.checkExists().forPath(root + "/comm") == null
+                        || c.getChildren().forPath(root + "/comm").isEmpty();
+                }
+                catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
+    }
+}
