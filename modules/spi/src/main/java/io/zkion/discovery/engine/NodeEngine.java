@@ -100,10 +100,12 @@ public final class NodeEngine {
      */
     public void start() {
         ctx.client().getConnectionStateListenable().addListener((c, s) -> {
-            sessionLoss.onConnectionState(s);
-
+            // Rounds first: the outage's end lets the next cycle run the coordinator's step, which must find the
+            // reconnection counted, or it decides an open round at once without the reports the outage held up.
             if (s == ConnectionState.RECONNECTED)
                 rounds.onReconnected();
+
+            sessionLoss.onConnectionState(s);
         });
 
         if (!lifecycle.startJoining())
