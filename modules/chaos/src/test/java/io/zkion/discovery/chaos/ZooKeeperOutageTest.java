@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import io.zkion.discovery.SlowTest;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
@@ -25,7 +27,8 @@ public class ZooKeeperOutageTest {
         freezesThrough("quorum-loss", new int[] {1, 2}, 3 * T, "without quorum");
     }
 
-    /** The whole ensemble killed and started again with its data: as a quorum loss. */
+    /** The whole ensemble killed and started again with its data: as a quorum loss. With -Pslow (CI's budget). */
+    @Category(SlowTest.class)
     @Test(timeout = 600_000) public void wholeEnsembleRestartFreezesTheTopology() throws Exception {
         freezesThrough("ensemble-restart", new int[] {0, 1, 2}, 2 * T, "down");
     }
