@@ -9,15 +9,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.configuration.CommunicationFailureContext;
 import org.apache.ignite.configuration.CommunicationFailureResolver;
-import org.apache.ignite.configuration.IgniteConfiguration;
 import org.apache.ignite.events.EventType;
 import org.apache.ignite.internal.IgniteEx;
 import org.apache.ignite.internal.cluster.ClusterTopologyCheckedException;
@@ -38,7 +34,7 @@ import static org.junit.Assert.assertTrue;
  * a matrix ({@link MatrixCommunicationSpi}).
  */
 @SuppressWarnings("unchecked")
-public class CommunicationFailureTest extends ZkIonTestSupport {
+public class CommunicationFailureTest extends MatrixTestSupport {
     /** The orders a {@link KillOrders} resolver removes; null for Ignite's default resolver. */
     private static volatile Set<Long> killOrders;
 
@@ -51,8 +47,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
     /** Per node: its NODE_FAILED events, as "order@topVer". */
     private final Map<String, List<String>> failures = new ConcurrentHashMap<>();
 
-    @Before public void resetMatrix() {
-        MatrixCommunicationSpi.reset();
+    @Before public void resetResolvers() {
         killOrders = null;
         custom = null;
     }
@@ -73,17 +68,11 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         MatrixCommunicationSpi.release.countDown();
     }
 
-    @Override protected IgniteConfiguration config(String name, boolean client) {
-        MatrixCommunicationSpi comm = new MatrixCommunicationSpi();
-
-        comm.setLocalAddress("127.0.0.1");
-
-        IgniteConfiguration cfg = super.config(name, client).setCommunicationSpi(comm);
-
+    @Override protected CommunicationFailureResolver resolver() {
         if (custom != null)
-            return cfg.setCommunicationFailureResolver(custom);
+            return custom;
 
-        return killOrders == null ? cfg : cfg.setCommunicationFailureResolver(new KillOrders());
+        return killOrders == null ? null : new KillOrders();
     }
 
     /** A resolver that removes the nodes of the orders the test names, whatever the matrix. */
@@ -102,9 +91,9 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         Ignite s1 = start("s1");
         Ignite s2 = start("s2");
 
-        assertNull(resolve(s1, s2).get(60, TimeUnit.SECONDS));
+        assertNull(timedResolve(s1, s2).get(60, TimeUnit.SECONDS));
         assertEquals(2, s1.cluster().nodes().size());
-        assertRoundCleanedUp();
+        awaitRoundOver();
         assertEquals(1, spiOf(s1).discoveryMetrics().communicationErrors());
     }
 
@@ -114,13 +103,13 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         for (int i = 1; i <= 10; i++)
             all.add(start("s" + i));
 
-        CompletableFuture<Throwable> a = resolve(all.get(3), all.get(7));
-        CompletableFuture<Throwable> b = resolve(all.get(8), all.get(1));
+        CompletableFuture<Throwable> a = timedResolve(all.get(3), all.get(7));
+        CompletableFuture<Throwable> b = timedResolve(all.get(8), all.get(1));
 
         assertNull(a.get(60, TimeUnit.SECONDS));
         assertNull(b.get(60, TimeUnit.SECONDS));
         assertEquals(10, all.get(0).cluster().nodes().size());
-        assertRoundCleanedUp();
+        awaitRoundOver();
     }
 
     @Test(timeout = 120_000) public void theResolversKillsFailEverywhereAtOneTopologyVersion() throws Exception {
@@ -134,7 +123,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         watchFailures(s1, s3);
         MatrixCommunicationSpi.cut("s1", "s2"); // Not every node reaches every other: the resolver decides.
 
-        Throwable t = resolve(s1, s2).get(60, TimeUnit.SECONDS);
+        Throwable t = timedResolve(s1, s2).get(60, TimeUnit.SECONDS);
 
         assertPeerFailed(t, id2);
 
@@ -143,7 +132,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
 
         assertEquals(failures.get("s1"), failures.get("s3"));
         await("s2 stopped", 30_000, () -> Ignition.allGrids().stream().noneMatch(g -> g.name().equals("s2")));
-        assertRoundCleanedUp();
+        awaitRoundOver();
 
         // The stock counter on the caller; ZkIon's own on the coordinator that decided.
         assertEquals(1L, metric(s1, "io.discovery", "CommunicationErrors"));
@@ -165,7 +154,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
 
         MatrixCommunicationSpi.cut("s1", "s2");
 
-        assertPeerFailed(resolve(s1, s2).get(60, TimeUnit.SECONDS), s2.cluster().localNode().id());
+        assertPeerFailed(timedResolve(s1, s2).get(60, TimeUnit.SECONDS), s2.cluster().localNode().id());
         await("s1 alone", 30_000, () -> s1.cluster().nodes().size() == 1);
         assertEquals(2, start("s3").cluster().nodes().size());
     }
@@ -182,7 +171,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         watchFailures(all.get(0), all.get(9));
         MatrixCommunicationSpi.cut("s1", "s2");
 
-        assertPeerFailed(resolve(all.get(0), all.get(1)).get(60, TimeUnit.SECONDS), all.get(1).cluster().localNode().id());
+        assertPeerFailed(timedResolve(all.get(0), all.get(1)).get(60, TimeUnit.SECONDS), all.get(1).cluster().localNode().id());
 
         for (Ignite n : List.of(all.get(0), all.get(9)))
             await(n.name() + " saw three fail", 30_000, () -> failures.get(n.name()).size() == 3);
@@ -208,7 +197,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
             killOrders = Set.of(crd.cluster().localNode().order());
             MatrixCommunicationSpi.cut(caller.name(), crd.name());
 
-            assertPeerFailed(resolve(caller, crd).get(60, TimeUnit.SECONDS), crd.cluster().localNode().id());
+            assertPeerFailed(timedResolve(caller, crd).get(60, TimeUnit.SECONDS), crd.cluster().localNode().id());
 
             int left = 4 - round;
 
@@ -216,7 +205,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         }
 
         assertEquals(3, start("s6").cluster().nodes().size());
-        assertRoundCleanedUp();
+        awaitRoundOver();
     }
 
     @Test(timeout = 120_000) public void aKillSetWithTheCoordinatorHandsTheRoleOn() throws Exception {
@@ -231,7 +220,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         watchFailures(s2, s4);
         MatrixCommunicationSpi.cut("s2", "s1");
 
-        assertPeerFailed(resolve(s2, s1).get(60, TimeUnit.SECONDS), id1);
+        assertPeerFailed(timedResolve(s2, s1).get(60, TimeUnit.SECONDS), id1);
 
         for (Ignite n : List.of(s2, s4))
             await(n.name() + " saw both fail", 30_000, () -> failures.get(n.name()).size() == 2);
@@ -243,7 +232,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         Ignite s5 = start("s5");
 
         assertEquals(3, s5.cluster().nodes().size());
-        assertRoundCleanedUp();
+        awaitRoundOver();
     }
 
     @Test(timeout = 120_000) public void ignitesDefaultResolverRemovesAnIsolatedServer() throws Exception {
@@ -255,7 +244,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         MatrixCommunicationSpi.cut("s3", "s1");
         MatrixCommunicationSpi.cut("s3", "s2");
 
-        assertPeerFailed(resolve(s1, s3).get(60, TimeUnit.SECONDS), id3);
+        assertPeerFailed(timedResolve(s1, s3).get(60, TimeUnit.SECONDS), id3);
         await("s3 stopped", 30_000, () -> Ignition.allGrids().stream().noneMatch(g -> g.name().equals("s3")));
         await("s1 and s2 without s3", 30_000, () -> s1.cluster().nodes().size() == 2 && s2.cluster().nodes().size() == 2);
     }
@@ -281,7 +270,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
 
         MatrixCommunicationSpi.cut("s1", "s2");
 
-        assertNull("the resolver removed nobody", resolve(s1, s2).get(60, TimeUnit.SECONDS));
+        assertNull("the resolver removed nobody", timedResolve(s1, s2).get(60, TimeUnit.SECONDS));
 
         assertTrue(String.valueOf(seen.get("caches")), ((Set<?>)seen.get("caches")).contains("c"));
         assertEquals(3, seen.get("nodes"));
@@ -323,7 +312,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         List<UUID> removed = List.of(servers.get(3).cluster().localNode().id(), servers.get(4).cluster().localNode().id(),
             c2.cluster().localNode().id());
         UUID kept = c1.cluster().localNode().id();
-        CompletableFuture<Throwable> call = resolve(servers.get(0), servers.get(3));
+        CompletableFuture<Throwable> call = timedResolve(servers.get(0), servers.get(3));
 
         assertPeerFailed(call.get(60, TimeUnit.SECONDS), removed.get(0));
 
@@ -338,7 +327,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
 
         java.util.Collections.sort(names);
         assertEquals(List.of("s1", "s2", "s3"), names);
-        assertRoundCleanedUp();
+        awaitRoundOver();
     }
 
     /**
@@ -370,9 +359,9 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         List<CompletableFuture<Throwable>> calls = new ArrayList<>();
 
         for (int round = 0; round < 2; round++) {
-            calls.add(resolve(s1, s2));
-            calls.add(resolve(s3, s1));
-            calls.add(resolve(s2, s3));
+            calls.add(timedResolve(s1, s2));
+            calls.add(timedResolve(s3, s1));
+            calls.add(timedResolve(s2, s3));
 
             for (CompletableFuture<Throwable> c : calls)
                 assertNull(c.get(120, TimeUnit.SECONDS));
@@ -387,7 +376,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
 
         assertEquals(3, s1.cluster().nodes().size());
         assertTrue("rounds ran", metric(s1, "io.discovery.zkion", "CommunicationFailureRounds") >= 1);
-        assertRoundCleanedUp();
+        awaitRoundOver();
     }
 
     @Test(timeout = 120_000) public void aClientPeerGivesNoRound() throws Exception {
@@ -396,10 +385,13 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
 
         long t0 = System.nanoTime();
 
-        assertNull(resolve(s1, c1).get(30, TimeUnit.SECONDS));
+        assertNull(timedResolve(s1, c1).get(30, TimeUnit.SECONDS));
         assertTrue("returned at once", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0) < 5_000);
         assertFalse("no check ran", MatrixCommunicationSpi.CHECKING.contains("s1"));
         assertEquals(2, s1.cluster().nodes().size());
+        // As the stock SPI's counter: a client peer is no communication error taken up.
+        assertEquals(0L, metric(s1, "io.discovery", "CommunicationErrors"));
+        assertEquals(0L, metric(s1, "io.discovery.zkion", "CommunicationFailureRounds"));
     }
 
     @Test(timeout = 120_000) public void joinsWaitWhileARoundRuns() throws Exception {
@@ -409,7 +401,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         MatrixCommunicationSpi.release = new CountDownLatch(1);
         MatrixCommunicationSpi.HELD.add("s2");
 
-        CompletableFuture<Throwable> call = resolve(s1, s2);
+        CompletableFuture<Throwable> call = timedResolve(s1, s2);
 
         await("s2 checks", 30_000, () -> MatrixCommunicationSpi.CHECKING.contains("s2"));
 
@@ -436,7 +428,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
 
         MatrixCommunicationSpi.cut("s2", "s3");
 
-        CompletableFuture<Throwable> call = resolve(s2, s[2]);
+        CompletableFuture<Throwable> call = timedResolve(s2, s[2]);
 
         await("s2 checks", 30_000, () -> MatrixCommunicationSpi.CHECKING.contains("s2"));
         Ignition.stop(s1.name(), true);
@@ -445,7 +437,7 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         // s2, the next coordinator, finds the round open in its log and decides it from the reports.
         assertPeerFailed(call.get(90, TimeUnit.SECONDS), id3);
         await("s2 alone", 30_000, () -> s2.cluster().nodes().size() == 1);
-        assertRoundCleanedUp();
+        awaitRoundOver();
     }
 
     @Test(timeout = 180_000) public void aNodeThatLosesZooKeeperInARoundDoesNotHoldIt() throws Exception {
@@ -458,14 +450,14 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
 
         MatrixCommunicationSpi.cut("s1", "s2");
 
-        CompletableFuture<Throwable> call = resolve(s1, s[1]);
+        CompletableFuture<Throwable> call = timedResolve(s1, s[1]);
 
         await("s3 checks", 30_000, () -> MatrixCommunicationSpi.CHECKING.contains("s3"));
         spiOf(s3).simulateNodeFailure(); // Its session ends before it reports.
 
         assertPeerFailed(call.get(90, TimeUnit.SECONDS), id2);
         await("s1 alone", 30_000, () -> s1.cluster().nodes().size() == 1);
-        assertRoundCleanedUp();
+        awaitRoundOver();
     }
 
     private static long metric(Ignite n, String registry, String name) {
@@ -483,8 +475,8 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
         return s;
     }
 
-    /** @return The call's outcome: null if it returned, else what it threw. */
-    private CompletableFuture<Throwable> resolve(Ignite from, Ignite peer) {
+    /** @return The call's outcome, as {@link #resolve}, its time from the call to the verdict recorded. */
+    private CompletableFuture<Throwable> timedResolve(Ignite from, Ignite peer) {
         ClusterNode p = peer.cluster().localNode();
 
         return CompletableFuture.supplyAsync(() -> {
@@ -523,23 +515,6 @@ public class CommunicationFailureTest extends ZkIonTestSupport {
 
                 return true;
             }, EventType.EVT_NODE_FAILED);
-        }
-    }
-
-    /** No call, report or round directory is left under comm/ once the round is over. */
-    private void assertRoundCleanedUp() throws Exception {
-        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
-            c.start();
-
-            await("comm/ empty", 30_000, () -> {
-                try {
-                    return c.checkExists().forPath(root + "/comm") == null
-                        || c.getChildren().forPath(root + "/comm").isEmpty();
-                }
-                catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
         }
     }
 }

@@ -73,18 +73,19 @@ public final class Rounds implements InternalMessage.Sink {
      * round's verdict. Returns if the peer stays; throws Ignite's "node failed" if it is out.
      */
     public void resolve(ClusterNode peer, Exception err) {
+        if (peer.isClient()) {
+            ctx.log.info("Not resolving a communication failure with client " + peer.id() + ": a client peer gives no"
+                + " round (" + err + ')');
+            return;
+        }
+
+        // Counted as the stock SPI counts them: a failure taken up, never one with a client peer.
         ctx.metrics.onCommunicationError();
 
         // The thread that applies the log cannot wait for a verdict the log brings.
         if (Thread.currentThread() instanceof IgniteDiscoveryThread) {
             ctx.log.warning("Not resolving a communication failure with " + peer.id() + " on the discovery thread (" + err
                 + ')');
-            return;
-        }
-
-        if (peer.isClient()) {
-            ctx.log.info("Not resolving a communication failure with client " + peer.id() + ": a client peer gives no"
-                + " round (" + err + ')');
             return;
         }
 
