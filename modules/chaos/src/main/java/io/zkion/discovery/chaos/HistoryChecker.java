@@ -31,6 +31,8 @@ final class HistoryChecker {
     private Map<String, Long> endOf = new HashMap<>();
     /** Where each message (not ack) was first delivered, before the cutoff; set by {@link #check}. */
     private Map<String, First> firstMsgs = new HashMap<>();
+    /** Where each ack was first delivered, before the cutoff; set by {@link #check}. */
+    private Map<String, First> firstAcks = new HashMap<>();
     /**
      * Acks not delivered yet, long after their originals, on running nodes: "node tag deliveredAt". While the run
      * goes on an ack may still come, so they are not judged lost here; the run reports each new batch of them.
@@ -48,6 +50,7 @@ final class HistoryChecker {
 
         endOf = endsOf(eventOf);
         firstMsgs = firstDeliveries(false);
+        firstAcks = firstDeliveries(true);
         checkMessageCounts();
         checkMessageOrder();
         checkDelivery();
@@ -187,8 +190,9 @@ final class HistoryChecker {
             for (Map.Entry<String, Long> s : sentAt.entrySet()) {
                 First f = firstMsgs.get(s.getKey());
 
-                // Logged after this node left (a send that returned just before it stopped, queued meanwhile): not owed.
-                if (f != null && f.topVer >= endOf.getOrDefault(v.id, Long.MAX_VALUE))
+                // Logged after this node left (a send that returned just before it stopped, queued meanwhile), or first
+                // delivered after its stop began: not owed.
+                if (f != null && (f.topVer >= endOf.getOrDefault(v.id, Long.MAX_VALUE) || f.time >= v.until))
                     continue;
 
                 if (s.getValue() < cutoff && begunAt.get(s.getKey()) > v.since && !delivered.containsKey(s.getKey()))
@@ -198,6 +202,12 @@ final class HistoryChecker {
 
             for (Map.Entry<String, Long> d : delivered.entrySet()) {
                 if (d.getValue() >= cutoff || acked.contains(d.getKey()))
+                    continue;
+
+                First ack = firstAcks.get(d.getKey());
+
+                // Its ack first delivered elsewhere after this node began to stop: not owed (First#owedBy).
+                if (ack != null && ack.time >= v.until)
                     continue;
 
                 if (cutoff == Long.MAX_VALUE)
@@ -254,7 +264,7 @@ final class HistoryChecker {
      */
     private void checkDeliveredEverywhere() {
         Map<String, First> msgs = firstMsgs;
-        Map<String, First> acks = cutoff == Long.MAX_VALUE ? firstDeliveries(true) : Map.of();
+        Map<String, First> acks = cutoff == Long.MAX_VALUE ? firstAcks : Map.of();
 
         for (NodeHistory h : all) {
             NodeHistory.View v = h.current();
@@ -294,10 +304,11 @@ final class HistoryChecker {
         /**
          * @return Whether a node in view {@code v} owed it: a member when it was logged (at its join version or
          *      later, before the version that took it out), and listening when it was first delivered. A node's
-         *      listener is on only from its START line, so what reached it while Ignite was starting is not in its log.
+         *      listener is on only from its START line, so what reached it while Ignite was starting is not in its log;
+         *      and only until its stop began: a stopping Ignite hands its listeners less and less.
          */
         boolean owedBy(NodeHistory.View v, Map<String, Long> endOf) {
-            return v.id != null && topVer >= v.order && time > v.since
+            return v.id != null && topVer >= v.order && time > v.since && time < v.until
                 && topVer < endOf.getOrDefault(v.id, Long.MAX_VALUE);
         }
     }

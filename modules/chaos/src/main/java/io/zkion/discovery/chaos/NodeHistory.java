@@ -41,6 +41,11 @@ final class NodeHistory {
         String id;
         long order;
         long since = Long.MAX_VALUE;
+        /**
+         * When the node's stop began (its STOPPING line), or never: from then on Ignite stops, and hands its
+         * listeners less and less; what was first delivered elsewhere after it is not owed.
+         */
+        long until = Long.MAX_VALUE;
         /** Discovery events in delivery order: topVer, "TYPE nodeId". */
         final List<Line> events = new ArrayList<>();
         /** MSG and ACK lines in delivery order. */
@@ -110,6 +115,9 @@ final class NodeHistory {
                     view = next;
                     atDisconnect = -1;
                     views.add(view);
+                    break;
+                case "STOPPING":
+                    view.until = Math.min(view.until, l.time);
                     break;
                 case "EVT":
                     view.events.add(l);
