@@ -45,13 +45,37 @@ public final class ChaosRun {
         long started = System.currentTimeMillis();
 
         Files.createDirectories(settings.runDir);
-        zk = new ZkEnsemble(settings.runDir, settings.classPath);
+
+        List<String> names = new ArrayList<>();
+
+        for (int i = 1; i <= settings.servers; i++)
+            names.add("s" + i);
+
+        for (int i = 1; i <= settings.clients; i++)
+            names.add("c" + i);
+
+        if (settings.cutsLinks()) {
+            String why = NetLab.unavailable();
+
+            if (why != null)
+                throw new IllegalStateException("The run's network faults need hosts of their own: " + why);
+
+            settings.lab = new NetLab(names);
+        }
+
+        zk = new ZkEnsemble(settings.runDir, settings.classPath, 192, settings.lab == null ? "127.0.0.1" : "0.0.0.0");
         settings.zkConnect = zk.connectString();
         heldAcks = new HeldAcks(settings);
 
         try {
             zk.startAll();
             cluster = new Cluster(settings, zk);
+
+            if (settings.lab != null) {
+                for (String n : names)
+                    cluster.connectsVia(n, zk.connectString(NetLab.HOST));
+            }
+
             cluster.startAll();
             cluster.startClients();
 
@@ -100,6 +124,9 @@ public final class ChaosRun {
                 cluster.killAll();
 
             zk.close();
+
+            if (settings.lab != null)
+                settings.lab.close();
         }
 
         violations.sort(java.util.Comparator.comparingInt(v -> v.fault));

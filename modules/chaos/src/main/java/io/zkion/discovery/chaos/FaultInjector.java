@@ -17,6 +17,7 @@ final class FaultInjector {
     private final RunSettings settings;
     private final Random rnd;
     private final List<Violation> violations;
+    private final NetworkFaults net;
 
     FaultInjector(Cluster cluster, ZkEnsemble zk, RunSettings settings, Random rnd, List<Violation> violations) {
         this.cluster = cluster;
@@ -24,6 +25,7 @@ final class FaultInjector {
         this.settings = settings;
         this.rnd = rnd;
         this.violations = violations;
+        this.net = new NetworkFaults(cluster, settings, violations);
     }
 
     void inject(Fault f) throws Exception {
@@ -86,6 +88,21 @@ final class FaultInjector {
                 n.command("lose-reply");
                 n.command("send 3");
                 f.effect = () -> !n.alive() || seen(n, "LOSTREPLY", f.injectedAt);
+                break;
+            }
+            case CUT_FROM_ZOOKEEPER:
+                net.cutFromZooKeeper(f, randomNode());
+                break;
+            case CUT_SERVERS: {
+                List<NodeProcess> servers = new java.util.ArrayList<>();
+
+                for (NodeProcess n : cluster.running()) {
+                    if (!n.client)
+                        servers.add(n);
+                }
+
+                java.util.Collections.shuffle(servers, rnd);
+                net.cutServers(f, servers.get(0), servers.get(1));
                 break;
             }
             default:

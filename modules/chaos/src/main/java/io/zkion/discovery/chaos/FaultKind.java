@@ -13,5 +13,14 @@ enum FaultKind {
     /** A random node stopped (SIGSTOP) past the session timeout, then continued (SIGCONT). */
     PAUSE_NODE,
     /** A random node's next commit lands but its reply is lost; Curator sends it again. */
-    LOSE_REPLY
+    LOSE_REPLY,
+    /** A random node cut from ZooKeeper alone, its links to the other nodes kept, until the cluster is rid of it. */
+    CUT_FROM_ZOOKEEPER,
+    /** The link between two random servers cut both ways while both keep ZooKeeper: a round removes one. */
+    CUT_SERVERS;
+
+    /** @return Whether the fault cuts links: it needs the nodes on hosts of their own ({@link NetLab}, root). */
+    boolean network() {
+        return this == CUT_FROM_ZOOKEEPER || this == CUT_SERVERS;
+    }
 }

@@ -109,6 +109,12 @@ final class NetLab implements AutoCloseable {
         inNs(b, "ss", "-K", "dst", address(a));
     }
 
+    /** Cuts host {@code name} from ZooKeeper (the bridge's address), its links to the other hosts kept. */
+    void cutFromZooKeeper(String name) throws IOException {
+        drop(name, HOST);
+        inNs(name, "ss", "-K", "dst", HOST);
+    }
+
     /** Removes every cut of host {@code name}. */
     void heal(String name) throws IOException {
         inNs(name, "iptables", "-F", "INPUT");

@@ -16,8 +16,12 @@ final class RunSettings {
     final long rollLogAt = Long.getLong("zkion.chaos.rollLogAt", 60);
     /** Longest wait for the cluster to settle after a fault; past it, the run records a violation and stops. */
     final long recoveryTimeoutMs = Long.getLong("zkion.chaos.recoveryTimeoutMs", 180_000);
-    /** The fault kinds to draw from (zkion.chaos.kinds, comma-separated names): all by default; fewer to chase one. */
-    final List<FaultKind> kinds = kinds(System.getProperty("zkion.chaos.kinds", ""));
+    /**
+     * The fault kinds to draw from (zkion.chaos.kinds, comma-separated names): by default every kind, the network ones
+     * only where hosts of their own can be had (root; zkion.chaos.network=true insists on them, =false leaves them
+     * out); fewer to chase one.
+     */
+    final List<FaultKind> kinds = kinds(System.getProperty("zkion.chaos.kinds", ""), network());
     final String jvmOpens = System.getProperty("zkion.chaos.jvmOpens", "");
     final String classPath = System.getProperty("java.class.path");
     final Path reportDir;
@@ -27,7 +31,7 @@ final class RunSettings {
     /** Hosts of their own for some nodes, or null: every node on loopback. */
     NetLab lab;
 
-    private static List<FaultKind> kinds(String names) {
+    private static List<FaultKind> kinds(String names, boolean network) {
         List<FaultKind> out = new ArrayList<>();
 
         for (String n : names.split(",")) {
@@ -35,7 +39,25 @@ final class RunSettings {
                 out.add(FaultKind.valueOf(n.trim()));
         }
 
-        return out.isEmpty() ? List.of(FaultKind.values()) : out;
+        if (out.isEmpty()) {
+            for (FaultKind k : FaultKind.values()) {
+                if (network || !k.network())
+                    out.add(k);
+            }
+        }
+
+        return out;
+    }
+
+    /** @return Whether a fault of this run cuts links: then every node runs on a host of its own. */
+    boolean cutsLinks() {
+        return kinds.stream().anyMatch(FaultKind::network);
+    }
+
+    private static boolean network() {
+        String v = System.getProperty("zkion.chaos.network", "auto");
+
+        return v.equals("auto") ? NetLab.unavailable() == null : Boolean.parseBoolean(v);
     }
 
     RunSettings(Path reportDir, Path runDir) {

@@ -1,0 +1,139 @@
+package io.zkion.discovery.chaos;
+
+import java.util.List;
+
+/**
+ * The faults that cut links between hosts ({@link NetLab}): a node cut from ZooKeeper alone, and two servers cut from
+ * each other while both keep ZooKeeper. Each waits for the cluster to be rid of the node the cut condemns, then heals
+ * the cut, so that the node comes back as a new one; a cut that condemns nobody in time is a violation.
+ */
+final class NetworkFaults {
+    /** How long the cluster gets to be rid of a node cut from ZooKeeper: the session, its expiry's tick, a margin. */
+    private final long outMs;
+    /** How long a split between two servers may take to a verdict: the wait for the peer, the round, a margin. */
+    private final long verdictMs;
+
+    private final Cluster cluster;
+    private final RunSettings settings;
+    private final List<Violation> violations;
+
+    NetworkFaults(Cluster cluster, RunSettings settings, List<Violation> violations) {
+        this.cluster = cluster;
+        this.settings = settings;
+        this.violations = violations;
+        this.outMs = 3L * settings.sessionTimeout + 15_000;
+        // The call waits a session and 1 s for the peer, the round's bound is 15 s and a session; Ignite reports
+        // only once a reconnect timed out (its failure detection timeout, the session here).
+        this.verdictMs = 4L * settings.sessionTimeout + 16_000 + 30_000;
+    }
+
+    /**
+     * Node {@code n} loses ZooKeeper alone. A server is segmented and exits; a client keeps its process until the
+     * servers fail it, and rejoins under a new id once ZooKeeper is back.
+     */
+    void cutFromZooKeeper(Fault f, NodeProcess n) throws Exception {
+        NodeStatus before = n.status();
+        String oldId = before == null ? "" : before.id;
+
+        f.target = n.key() + (n.client ? " (client)" : " (server)");
+
+        if (!n.client)
+            cluster.expectDown(n.name);
+
+        f.injectedAt = System.currentTimeMillis();
+        settings.lab.cutFromZooKeeper(n.name);
+
+        try {
+            if (n.client)
+                awaitClientFailed(f, n);
+            else if (!n.awaitExit(outMs))
+                halfAlive(n, "still running " + outMs + " ms after it was cut from ZooKeeper");
+            else if (!NodeHistory.read(n.logFile()).has("SEGMENTED"))
+                halfAlive(n, "exited " + n.exitCode() + " after it was cut from ZooKeeper, without being segmented");
+        }
+        finally {
+            settings.lab.heal(n.name);
+        }
+
+        f.note = "healed after " + (System.currentTimeMillis() - f.injectedAt) + " ms";
+
+        if (n.client) {
+            f.effect = () -> {
+                NodeStatus now = cluster.current(n.name).status();
+
+                return now != null && !now.id.equals(oldId);
+            };
+        }
+    }
+
+    /**
+     * The link between servers {@code a} and {@code b} is cut; once Ignite reports it, a round removes one of them,
+     * which stops as segmented, and the other stays.
+     */
+    void cutServers(Fault f, NodeProcess a, NodeProcess b) throws Exception {
+        cluster.expectDown(a.name);
+        cluster.expectDown(b.name);
+        f.injectedAt = System.currentTimeMillis();
+        settings.lab.cut(a.name, b.name);
+
+        NodeProcess removed = null;
+
+        try {
+            long end = System.currentTimeMillis() + verdictMs;
+
+            while (removed == null && System.currentTimeMillis() < end) {
+                removed = !a.alive() ? a : !b.alive() ? b : null;
+
+                if (removed == null)
+                    Thread.sleep(250);
+            }
+
+            if (removed == null) {
+                violations.add(new Violation(Violation.RECOVERY, "no verdict on the cut between " + a.key() + " and "
+                    + b.key() + " within " + verdictMs + " ms"));
+                f.target = a.key() + " (server)";
+                cluster.expectUp(b.name);
+                return;
+            }
+
+            NodeProcess kept = removed == a ? b : a;
+
+            f.target = removed.key() + " (server)";
+            f.note = "cut from " + kept.key() + "; removed after " + (System.currentTimeMillis() - f.injectedAt) + " ms";
+            cluster.expectUp(kept.name);
+
+            if (removed.exitCode() != ChaosNode.EXIT_SEGMENTED)
+                halfAlive(removed, "exited " + removed.exitCode() + " after a round removed it, not as segmented");
+        }
+        finally {
+            settings.lab.heal(a.name);
+            settings.lab.heal(b.name);
+        }
+    }
+
+    /** Waits until a server no longer counts client {@code n}: the servers failed it. */
+    private void awaitClientFailed(Fault f, NodeProcess n) throws InterruptedException {
+        long end = System.currentTimeMillis() + outMs;
+
+        while (System.currentTimeMillis() < end) {
+            for (NodeProcess s : cluster.running()) {
+                NodeStatus st = s.client ? null : s.status();
+
+                if (st != null && st.time > f.injectedAt && st.clients < settings.clients)
+                    return;
+            }
+
+            Thread.sleep(250);
+        }
+
+        violations.add(new Violation(Violation.RECOVERY, "client " + n.key() + " still counted by every server "
+            + outMs + " ms after it was cut from ZooKeeper"));
+    }
+
+    private void halfAlive(NodeProcess n, String what) throws InterruptedException {
+        violations.add(new Violation(Violation.HALF_ALIVE, "server " + n.key() + ' ' + what));
+
+        if (n.alive())
+            n.kill9();
+    }
+}
