@@ -460,10 +460,6 @@ public class CommunicationFailureTest extends MatrixTestSupport {
         awaitRoundOver();
     }
 
-    private static long metric(Ignite n, String registry, String name) {
-        return ((IgniteEx)n).context().metric().registry(registry)
-            .<org.apache.ignite.spi.metric.LongMetric>findMetric(name).value();
-    }
 
     /** @return Servers s1, s2, s3; the connection checks of {@code held} wait for the test's release. */
     private Ignite[] threeServersWithAHeldCheck(String held) {

@@ -50,6 +50,12 @@ public abstract class MatrixTestSupport extends ZkIonTestSupport {
         });
     }
 
+    /** @return Metric {@code name} of registry {@code registry} on node {@code n}. */
+    protected static long metric(Ignite n, String registry, String name) {
+        return ((org.apache.ignite.internal.IgniteEx)n).context().metric().registry(registry)
+            .<org.apache.ignite.spi.metric.LongMetric>findMetric(name).value();
+    }
+
     /** Waits until comm/ holds no call and no round: the verdict is logged and cleaned up. */
     protected void awaitRoundOver() throws Exception {
         try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {

@@ -59,13 +59,20 @@ public class RoundThroughOutageTest extends MatrixTestSupport {
         assertNull("the call returned, the peer staying", call.get(60, TimeUnit.SECONDS));
         awaitRoundOver();
 
+        // The round was decided (the call may have given up waiting first), and removed nobody.
+        await("the coordinator's verdict counted", 30_000,
+            () -> metric(s1, "io.discovery.zkion", "LastCommunicationFailureRoundMs") > 0);
+        assertEquals("rounds opened", 1L, metric(s1, "io.discovery.zkion", "CommunicationFailureRounds"));
+        assertEquals("nodes removed", 0L, metric(s1, "io.discovery.zkion", "CommunicationFailureKills"));
+
         for (Ignite n : all)
             assertEquals(n.name() + "'s topology", 3, n.cluster().nodes().size());
     }
 
     /**
      * A failure reported while ZooKeeper is out starts no round then: no node checks its connections until ZooKeeper is
-     * back, and the call ends either way (here every node reaches every other, so nobody is removed).
+     * back (the call's ask waits under Curator's retries, and the round opens once ZooKeeper is back within them), and
+     * the call ends (here every node reaches every other, so nobody is removed).
      */
     @Test(timeout = 180_000) public void noRoundStartsWhileZooKeeperIsOut() throws Exception {
         Ignite s1 = start("s1");

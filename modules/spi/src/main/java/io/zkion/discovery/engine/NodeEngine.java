@@ -102,8 +102,14 @@ public final class NodeEngine {
         ctx.client().getConnectionStateListenable().addListener((c, s) -> {
             // Rounds first: the outage's end lets the next cycle run the coordinator's step, which must find the
             // reconnection counted, or it decides an open round at once without the reports the outage held up.
-            if (s == ConnectionState.RECONNECTED)
-                rounds.onReconnected();
+            if (s == ConnectionState.RECONNECTED) {
+                try {
+                    rounds.onReconnected();
+                }
+                catch (RuntimeException e) {
+                    ctx.log().error("Failed to take up a communication failure round after the reconnection", e);
+                }
+            }
 
             sessionLoss.onConnectionState(s);
         });

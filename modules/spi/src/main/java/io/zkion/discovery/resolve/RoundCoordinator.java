@@ -42,10 +42,18 @@ final class RoundCoordinator implements CoordinatorTask {
     /** Set by the watch on comm/ and by the tick. */
     private volatile boolean dirty = true;
 
-    /** The round this coordinator times, since when (System.nanoTime), and the reconnections seen by then. */
+    /** Restarts of a round's bound after reconnections, at most: a flapping connection must not hold joins forever. */
+    private static final int MAX_BOUND_RESTARTS = 3;
+
+    /**
+     * The round this coordinator times: when it first saw it (System.nanoTime, for the metric), since when its bound
+     * runs, the reconnections seen by then and how often they restarted the bound.
+     */
     private UUID timed;
+    private long seen;
     private long since;
     private long reconnections;
+    private int restarts;
 
     RoundCoordinator(RoundContext ctx, Rounds rounds, TaskLog out, Runnable trigger) {
         this.ctx = ctx;
@@ -86,10 +94,16 @@ final class RoundCoordinator implements CoordinatorTask {
         // A round new to this coordinator, or one a ZooKeeper outage cut: its bound starts now. After an outage the
         // reports that could not be written meanwhile are on their way; counted as missing, they would remove nodes
         // whose only fault was ZooKeeper's.
-        if (!r.id.equals(timed) || rounds.reconnections() != reconnections) {
+        if (!r.id.equals(timed)) {
             timed = r.id;
+            seen = since = System.nanoTime();
+            reconnections = rounds.reconnections();
+            restarts = 0;
+        }
+        else if (rounds.reconnections() != reconnections && restarts < MAX_BOUND_RESTARTS) {
             since = System.nanoTime();
             reconnections = rounds.reconnections();
+            restarts++;
         }
 
         boolean late = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since) >= rounds.boundMs();
@@ -254,7 +268,7 @@ final class RoundCoordinator implements CoordinatorTask {
                 store.deleteQuietly(paths.alive(k));
         }
 
-        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - since);
+        long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - seen);
 
         ctx.metrics.onRoundEnded(ms, kill.size());
         ctx.log.info("Communication failure round " + r.id + " decided after " + ms + " ms (the resolver took "

@@ -103,7 +103,7 @@ final class RoundProbe {
                     unwritten.compareAndSet(w, null);
                 else
                     ctx.log.warning("Failed to write this node's report in communication failure round " + w.round
-                        + " (ZooKeeper result " + rc + "): written again once the connection is back");
+                        + " (ZooKeeper result " + rc + "): written again after the next reconnection");
             }).forPath(w.path, w.bytes);
         }
         catch (Exception e) {
