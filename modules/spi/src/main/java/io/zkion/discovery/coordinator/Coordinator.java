@@ -11,6 +11,7 @@ import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.Notifier;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.TestSeam;
+import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkStore;
@@ -155,6 +156,14 @@ public final class Coordinator implements AutoCloseable {
     @TestSeam
     public void freezeAliveCacheForTest() {
         alive.freezeForTest();
+    }
+
+    /**
+     * @return Whether the log, at {@code position}, is due to roll over: the coordinator then drains it, and waits for
+     *      every member's ack of what it holds, so members ack at once instead of lazily.
+     */
+    public static boolean rolloverDue(long position) {
+        return ZkPaths.sequenceOf(position) >= LogRollover.rollAt();
     }
 
     /** Has coordinators of this JVM roll the log over from sequence number {@code seq} on; 0 for the default. */

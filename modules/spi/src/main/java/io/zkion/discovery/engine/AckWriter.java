@@ -1,6 +1,7 @@
 package io.zkion.discovery.engine;
 
 import io.zkion.discovery.config.BuildInfo;
+import io.zkion.discovery.coordinator.Coordinator;
 import io.zkion.discovery.engine.NodeEngine.State;
 import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.internal.AliveRecord;
@@ -72,8 +73,8 @@ final class AckWriter {
         else if (unackedEntries >= AckPolicy.entriesBehind(member.topology().size())
             || unackedBytes >= AckPolicy.BYTES_BEHIND)
             writeAck(member.lastEventId());
-        else if (applied.ackAwaited && !ackSoon.pending())
-            ackSoon.schedule();
+        else if ((applied.ackAwaited || Coordinator.rolloverDue(member.lastPosition())) && !ackSoon.pending())
+            ackSoon.schedule(); // A rollover's drain waits for every member's ack: idle acks held it 3 s and more.
         else
             ackIdle.schedule();
     }
