@@ -250,6 +250,8 @@ public final class ChaosNode {
                 if (workload != null)
                     workload.stopWorkload();
                 awaitWork(60_000);
+                // From here Ignite stops, and hands this node's listeners less and less (HistoryChecker).
+                log.write("IGNITESTOP");
                 Ignition.stop(name, true);
                 break;
             default:

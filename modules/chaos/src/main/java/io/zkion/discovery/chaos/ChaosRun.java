@@ -54,27 +54,22 @@ public final class ChaosRun {
         for (int i = 1; i <= settings.clients; i++)
             names.add("c" + i);
 
-        if (settings.cutsLinks()) {
-            String why = NetLab.unavailable();
+        String why = settings.cutsLinks() ? NetLab.unavailable() : null;
 
-            if (why != null)
-                throw new IllegalStateException("The run's network faults need hosts of their own: " + why);
+        if (why != null)
+            throw new IllegalStateException("The run's network faults need hosts of their own: " + why);
 
-            settings.lab = new NetLab(names);
-        }
-
-        zk = new ZkEnsemble(settings.runDir, settings.classPath, 192, settings.lab == null ? "127.0.0.1" : "0.0.0.0");
+        zk = new ZkEnsemble(settings.runDir, settings.classPath, 192, settings.cutsLinks() ? NetLab.HOST : "127.0.0.1");
         settings.zkConnect = zk.connectString();
         heldAcks = new HeldAcks(settings);
 
         try {
+            // Before the ensemble starts: its servers take clients at the lab's bridge.
+            if (settings.cutsLinks())
+                settings.lab = new NetLab(names);
+
             zk.startAll();
             cluster = new Cluster(settings, zk);
-
-            if (settings.lab != null) {
-                for (String n : names)
-                    cluster.connectsVia(n, zk.connectString(NetLab.HOST));
-            }
 
             cluster.startAll();
             cluster.startClients();
@@ -123,10 +118,13 @@ public final class ChaosRun {
             if (cluster != null)
                 cluster.killAll();
 
-            zk.close();
-
-            if (settings.lab != null)
-                settings.lab.close();
+            try {
+                zk.close();
+            }
+            finally {
+                if (settings.lab != null)
+                    settings.lab.close();
+            }
         }
 
         violations.sort(java.util.Comparator.comparingInt(v -> v.fault));

@@ -191,7 +191,7 @@ final class HistoryChecker {
                 First f = firstMsgs.get(s.getKey());
 
                 // Logged after this node left (a send that returned just before it stopped, queued meanwhile), or first
-                // delivered after its stop began: not owed.
+                // delivered after its Ignite began to stop: not owed.
                 if (f != null && (f.topVer >= endOf.getOrDefault(v.id, Long.MAX_VALUE) || f.time >= v.until))
                     continue;
 
@@ -206,7 +206,7 @@ final class HistoryChecker {
 
                 First ack = firstAcks.get(d.getKey());
 
-                // Its ack first delivered elsewhere after this node began to stop: not owed (First#owedBy).
+                // Its ack first delivered elsewhere after this node's Ignite began to stop: not owed (First#owedBy).
                 if (ack != null && ack.time >= v.until)
                     continue;
 
@@ -305,7 +305,7 @@ final class HistoryChecker {
          * @return Whether a node in view {@code v} owed it: a member when it was logged (at its join version or
          *      later, before the version that took it out), and listening when it was first delivered. A node's
          *      listener is on only from its START line, so what reached it while Ignite was starting is not in its log;
-         *      and only until its stop began: a stopping Ignite hands its listeners less and less.
+         *      and only until its Ignite began to stop (IGNITESTOP): a stopping Ignite hands its listeners less and less.
          */
         boolean owedBy(NodeHistory.View v, Map<String, Long> endOf) {
             return v.id != null && topVer >= v.order && time > v.since && time < v.until

@@ -27,27 +27,52 @@ final class NetLab implements AutoCloseable {
     private final Map<String, String> addresses = new LinkedHashMap<>();
     private boolean forwardRule;
 
-    /** @return Why no lab can be built here, or null when it can. */
+    /** @return Why no lab can be built here, or null when it can: tried for real, root alone may lack the rights. */
     static String unavailable() {
-        if (!"root".equals(System.getProperty("user.name")))
-            return "network namespaces need root (running as " + System.getProperty("user.name") + ')';
-
         for (String tool : new String[] {"ip", "iptables", "ss"}) {
             try {
-                if (run(10, "which", tool).isEmpty())
-                    return tool + " is not installed";
+                run(10, "which", tool);
             }
             catch (IOException e) {
-                return tool + " is not installed: " + e.getMessage();
+                return tool + " is not installed";
             }
         }
 
-        return null;
+        String probe = PREFIX + "probe";
+
+        try {
+            quietly("ip", "netns", "del", probe);
+            run(10, "ip", "netns", "add", probe);
+
+            try {
+                run(10, "ip", "netns", "exec", probe, "iptables", "-S", "INPUT");
+            }
+            finally {
+                quietly("ip", "netns", "del", probe);
+            }
+
+            return null;
+        }
+        catch (IOException e) {
+            return "cannot make a network namespace with iptables in it (running as " + System.getProperty("user.name")
+                + "): " + e.getMessage();
+        }
     }
 
     /** Builds the bridge and a namespace for each of {@code names}, first removing what a killed run left. */
     NetLab(List<String> names) throws IOException {
-        removeLeftovers();
+        removeLeftovers(names);
+
+        try {
+            build(names);
+        }
+        catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void build(List<String> names) throws IOException {
         run(10, "ip", "link", "add", BRIDGE, "type", "bridge");
         run(10, "ip", "addr", "add", HOST + "/24", "dev", BRIDGE);
         run(10, "ip", "link", "set", BRIDGE, "up");
@@ -61,10 +86,14 @@ final class NetLab implements AutoCloseable {
         for (String name : names) {
             String ns = PREFIX + name;
             String addr = NET + (i++);
-            String host = "zkl-" + name + "-h";
+            String host = hostSide(name);
             String inner = "zkl-" + name + "-n";
 
+            if (host.length() > 15 || i > 250)
+                throw new IllegalArgumentException("No host for " + name + ": names up to 9 characters, 240 hosts");
+
             run(10, "ip", "netns", "add", ns);
+            addresses.put(name, addr); // Before its links: close() deletes what was begun.
             run(10, "ip", "link", "add", host, "type", "veth", "peer", "name", inner);
             run(10, "ip", "link", "set", inner, "netns", ns);
             run(10, "ip", "link", "set", host, "master", BRIDGE);
@@ -72,7 +101,6 @@ final class NetLab implements AutoCloseable {
             inNs(name, "ip", "addr", "add", addr + "/24", "dev", inner);
             inNs(name, "ip", "link", "set", inner, "up");
             inNs(name, "ip", "link", "set", "lo", "up");
-            addresses.put(name, addr);
         }
     }
 
@@ -133,9 +161,11 @@ final class NetLab implements AutoCloseable {
         run(10, all.toArray(new String[0]));
     }
 
-    @Override public void close() throws IOException {
-        for (String name : addresses.keySet())
+    @Override public void close() {
+        for (String name : addresses.keySet()) {
             quietly("ip", "netns", "del", PREFIX + name);
+            quietly("ip", "link", "del", hostSide(name)); // Gone with the namespace, unless a process still holds it.
+        }
 
         addresses.clear();
         quietly("ip", "link", "del", BRIDGE);
@@ -146,8 +176,11 @@ final class NetLab implements AutoCloseable {
         forwardRule = false;
     }
 
-    /** What a run killed before its close left: our namespaces, the bridge (its veths go with it), the rule. */
-    private static void removeLeftovers() throws IOException {
+    /**
+     * What a run killed before its close left: our namespaces (a node process that outlived it keeps its namespace
+     * alive, so the veths go by name), the bridge, the rule.
+     */
+    private static void removeLeftovers(List<String> names) throws IOException {
         for (String line : run(10, "ip", "netns", "list").split("\n")) {
             String ns = line.trim().split(" ")[0];
 
@@ -155,11 +188,19 @@ final class NetLab implements AutoCloseable {
                 quietly("ip", "netns", "del", ns);
         }
 
+        for (String name : names)
+            quietly("ip", "link", "del", hostSide(name));
+
         quietly("ip", "link", "del", BRIDGE);
 
         // The rule may be there more than once: iptables -D removes one a call, and fails when none is left.
         for (int i = 0; i < 10 && quietly("iptables", "-D", "FORWARD", "-i", BRIDGE, "-o", BRIDGE, "-j", "ACCEPT"); i++)
             ;
+    }
+
+    /** @return The name of {@code name}'s veth end on the bridge. */
+    private static String hostSide(String name) {
+        return "zkl-" + name + "-h";
     }
 
     private static boolean quietly(String... cmd) {

@@ -41,9 +41,10 @@ final class NetworkFaults {
             cluster.expectDown(n.name);
 
         f.injectedAt = System.currentTimeMillis();
-        settings.lab.cutFromZooKeeper(n.name);
 
         try {
+            settings.lab.cutFromZooKeeper(n.name);
+
             if (n.client)
                 awaitClientFailed(f, n);
             else if (!n.awaitExit(outMs))
@@ -74,11 +75,12 @@ final class NetworkFaults {
         cluster.expectDown(a.name);
         cluster.expectDown(b.name);
         f.injectedAt = System.currentTimeMillis();
-        settings.lab.cut(a.name, b.name);
 
         NodeProcess removed = null;
 
         try {
+            settings.lab.cut(a.name, b.name);
+
             long end = System.currentTimeMillis() + verdictMs;
 
             while (removed == null && System.currentTimeMillis() < end) {
@@ -92,6 +94,7 @@ final class NetworkFaults {
                 violations.add(new Violation(Violation.RECOVERY, "no verdict on the cut between " + a.key() + " and "
                     + b.key() + " within " + verdictMs + " ms"));
                 f.target = a.key() + " (server)";
+                cluster.expectUp(a.name);
                 cluster.expectUp(b.name);
                 return;
             }
@@ -106,8 +109,12 @@ final class NetworkFaults {
                 halfAlive(removed, "exited " + removed.exitCode() + " after a round removed it, not as segmented");
         }
         finally {
-            settings.lab.heal(a.name);
-            settings.lab.heal(b.name);
+            try {
+                settings.lab.heal(a.name);
+            }
+            finally {
+                settings.lab.heal(b.name);
+            }
         }
     }
 

@@ -42,8 +42,8 @@ final class NodeHistory {
         long order;
         long since = Long.MAX_VALUE;
         /**
-         * When the node's stop began (its STOPPING line), or never: from then on Ignite stops, and hands its
-         * listeners less and less; what was first delivered elsewhere after it is not owed.
+         * When the node's Ignite began to stop (its IGNITESTOP line, after its sends were drained), or never: from then
+         * on Ignite hands its listeners less and less; what was first delivered elsewhere after it is not owed.
          */
         long until = Long.MAX_VALUE;
         /** Discovery events in delivery order: topVer, "TYPE nodeId". */
@@ -116,7 +116,7 @@ final class NodeHistory {
                     atDisconnect = -1;
                     views.add(view);
                     break;
-                case "STOPPING":
+                case "IGNITESTOP":
                     view.until = Math.min(view.until, l.time);
                     break;
                 case "EVT":

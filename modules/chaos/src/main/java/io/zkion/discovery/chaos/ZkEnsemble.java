@@ -24,6 +24,8 @@ public final class ZkEnsemble implements AutoCloseable {
     private final String classPath;
     private final int heapMb;
     private final int[] clientPorts = new int[SIZE];
+    /** The address the servers take clients at, and the controller reaches them at. */
+    private final String clientAddress;
     private final Process[] procs = new Process[SIZE];
 
     ZkEnsemble(Path dir, String classPath) throws IOException {
@@ -36,10 +38,11 @@ public final class ZkEnsemble implements AutoCloseable {
     }
 
     /**
-     * @param clientAddress Where the servers take clients: loopback, or every address ({@code 0.0.0.0}) when nodes
-     *      in network namespaces reach them over a bridge ({@link NetLab}).
+     * @param clientAddress Where the servers take clients: loopback, or the bridge's address when nodes in network
+     *      namespaces reach them over it ({@link NetLab#HOST}).
      */
     ZkEnsemble(Path dir, String classPath, int heapMb, String clientAddress) throws IOException {
+        this.clientAddress = clientAddress;
         this.dir = dir;
         this.classPath = classPath;
         this.heapMb = heapMb;
@@ -68,15 +71,10 @@ public final class ZkEnsemble implements AutoCloseable {
     }
 
     public String connectString() {
-        return connectString("127.0.0.1");
-    }
-
-    /** @return The connect string through {@code host}, the address a client reaches the servers at. */
-    String connectString(String host) {
         StringBuilder sb = new StringBuilder();
 
         for (int p : clientPorts)
-            sb.append(sb.length() == 0 ? "" : ",").append(host).append(':').append(p);
+            sb.append(sb.length() == 0 ? "" : ",").append(clientAddress).append(':').append(p);
 
         return sb.toString();
     }
@@ -135,7 +133,7 @@ public final class ZkEnsemble implements AutoCloseable {
     /** @return Server {@code i}'s answer to a four-letter word ({@code srvr}, {@code mntr} or {@code wchs}), or null. */
     public String fourLetters(int i, String word) {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress("127.0.0.1", clientPorts[i]), 1000);
+            s.connect(new InetSocketAddress(clientAddress, clientPorts[i]), 1000);
             s.setSoTimeout(5000);
 
             OutputStream out = s.getOutputStream();

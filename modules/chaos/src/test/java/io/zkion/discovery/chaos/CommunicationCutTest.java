@@ -56,7 +56,7 @@ public class CommunicationCutTest {
             Release release = ignite218 ? MixedIgniteTest.ignite218(run.settings) : Release.current(run.settings);
 
             run.start(release, release);
-            run.traffic();
+            sendFromAll(run);
 
             List<String> pair = pairAwayFromTheCoordinator(run);
             NodeProcess a = run.cluster().current(pair.get(0));
@@ -72,7 +72,10 @@ public class CommunicationCutTest {
             long cutAt = System.currentTimeMillis();
 
             run.lab().cut(a.name, b.name);
-            run.traffic();
+
+            // Messages in flight around the verdict. No cache create until the heal: one under way on the server the
+            // verdict removes fails with it, as it would with any discovery SPI.
+            sendFromAll(run);
 
             NodeProcess removed = awaitOneExit(a, b, 2 * T + 16_000 + 30_000);
             NodeProcess kept = removed == a ? b : a;
@@ -92,6 +95,8 @@ public class CommunicationCutTest {
             long verdict = firstFailure(run, removedId);
 
             assertTrue("no node reported a communication failure; see " + run.settings.runDir, firstReport > 0);
+            assertTrue("no round's verdict removed " + removedId + "; see " + run.settings.runDir,
+                verdictLine(run.settings.runDir, removedId));
             assertTrue("no survivor logged " + removed.key() + "'s NODE_FAILED", verdict > 0);
 
             // The bound: the wait for the peer to fail on its own (T + 1 s), then the round's own (15 s + T).
@@ -113,6 +118,11 @@ public class CommunicationCutTest {
                 + " ms after the cut, verdict (the first survivor's NODE_FAILED) " + (verdict - firstReport)
                 + " ms after the first report, " + (verdict - cutAt) + " ms after the cut; " + tally);
         }
+    }
+
+    private static void sendFromAll(RollingRestart run) {
+        for (NodeProcess n : run.cluster().running())
+            n.command("send 3");
     }
 
     /** @return Two servers that do not coordinate, so the verdict is not also a coordinator's failover. */
@@ -141,6 +151,22 @@ public class CommunicationCutTest {
 
         fail("neither " + a.key() + " nor " + b.key() + " was removed within " + timeoutMs + " ms of the cut");
         return null;
+    }
+
+    /** @return Whether a coordinator logged a round's verdict by Ignite's default resolver that removed {@code id}. */
+    private static boolean verdictLine(Path dir, String id) throws IOException {
+        try (DirectoryStream<Path> outs = Files.newDirectoryStream(dir, "*.out")) {
+            for (Path f : outs) {
+                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
+                    if (line.contains("Communication failure round") && line.contains("decided after")
+                        && line.contains("removed [" + id + ']')
+                        && line.contains("decided by DefaultCommunicationFailureResolver"))
+                        return true;
+                }
+            }
+        }
+
+        return false;
     }
 
     /** @return When the first survivor logged node {@code id}'s NODE_FAILED, or 0. */

@@ -70,15 +70,22 @@ final class RollingRestart implements AutoCloseable {
         settings = new RunSettings(dir, dir, SERVERS, 1);
         lab = ownHosts ? new NetLab(names) : null;
         settings.lab = lab;
-        zk = new ZkEnsemble(dir, settings.classPath, 192, ownHosts ? "0.0.0.0" : "127.0.0.1");
+        zk = new ZkEnsemble(dir, settings.classPath, 192, ownHosts ? NetLab.HOST : "127.0.0.1");
         settings.zkConnect = zk.connectString();
-        zk.startAll();
-        cluster = new Cluster(settings, zk);
 
-        if (ownHosts) {
-            for (String n : names)
-                cluster.connectsVia(n, zk.connectString(NetLab.HOST));
+        try {
+            zk.startAll();
         }
+        catch (Exception e) {
+            zk.close();
+
+            if (lab != null)
+                lab.close();
+
+            throw e;
+        }
+
+        cluster = new Cluster(settings, zk);
     }
 
     /** @return The hosts of the nodes; fails when they share loopback. */
@@ -356,12 +363,15 @@ final class RollingRestart implements AutoCloseable {
         return NodeHistory.readAll(settings.runDir);
     }
 
-    @Override public void close() throws IOException {
-        cluster.killAll();
-        zk.close();
-
-        if (lab != null)
-            lab.close();
+    @Override public void close() {
+        try {
+            cluster.killAll();
+            zk.close();
+        }
+        finally {
+            if (lab != null)
+                lab.close();
+        }
     }
 
     /** What a run did, counted from every node's log. */
