@@ -39,11 +39,7 @@ public class LazyAckTest extends ZkIonTestSupport {
 
         Ignite s1 = start("s1");
         Ignite s2 = start("s2");
-        Ignite c1 = startClient("c1");
-        List<List<String>> seen = new ArrayList<>();
-
-        for (Ignite n : List.of(s1, s2, c1))
-            seen.add(notesAndPings(n));
+        List<List<String>> seen = seen(s1, s2, startClient("c1"));
 
         try (CuratorFramework zkc = client()) {
             awaitTrimmed(zkc, "the joins");
@@ -64,10 +60,7 @@ public class LazyAckTest extends ZkIonTestSupport {
         Ignite s1 = start("s1");
         Ignite s2 = start("s2");
         Ignite c1 = startClient("c1");
-        List<List<String>> seen = new ArrayList<>();
-
-        for (Ignite n : List.of(s1, s2, c1))
-            seen.add(notesAndPings(n));
+        List<List<String>> seen = seen(s1, s2, c1);
 
         try (CuratorFramework zkc = client()) {
             awaitTrimmed(zkc, "the joins");
@@ -157,6 +150,16 @@ public class LazyAckTest extends ZkIonTestSupport {
         catch (Exception e) {
             throw new AssertionError(e);
         }
+    }
+
+    /** @return What each of {@code nodes} delivers of notes, pings and pings' acks, in its order. */
+    private static List<List<String>> seen(Ignite... nodes) {
+        List<List<String>> seen = new ArrayList<>();
+
+        for (Ignite n : nodes)
+            seen.add(notesAndPings(n));
+
+        return seen;
     }
 
     /** @return What {@code n} delivers of notes, pings and pings' acks, in its order. */
