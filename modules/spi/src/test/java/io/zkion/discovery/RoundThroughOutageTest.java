@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.ignite.Ignite;
 import org.junit.Test;
+import org.junit.experimental.categories.Category;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
@@ -85,6 +86,7 @@ public class RoundThroughOutageTest extends MatrixTestSupport {
      * back (the call's ask waits under Curator's retries, and the round opens once ZooKeeper is back within them), and
      * the call ends (here every node reaches every other, so nobody is removed).
      */
+    @Category(SlowTest.class) // With -Pslow: CI's budget; no coordinator can log a round while ZooKeeper is out.
     @Test(timeout = 180_000) public void noRoundStartsWhileZooKeeperIsOut() throws Exception {
         Ignite s1 = start("s1");
         Ignite s2 = start("s2");

@@ -180,6 +180,7 @@ public class ZooKeeperOutageTest {
      * while the others reconnect. The tallier's verdict on its next report says one is back, and it stops within half
      * a session timeout, before the others fail it.
      */
+    @Category(SlowTest.class) // With -Pslow: CI's budget.
     @Test(timeout = 600_000) public void frozenNodeLeftCutOffStopsOnceThePeersAreBack() throws Exception {
         try (RollingRestart run = new RollingRestart("outage", "left-cut-off");
              ZkProxy proxy = new ZkProxy(run.zk().clientPorts())) {
