@@ -113,8 +113,4 @@ public class RoundThroughOutageTest extends MatrixTestSupport {
         for (Ignite n : all)
             assertEquals(n.name() + "'s topology", 2, n.cluster().nodes().size());
     }
-
-    private static ZkIonDiscoverySpiMBean spiMBean(Ignite n) {
-        return new SpiMBean(spiOf(n));
-    }
 }

@@ -161,6 +161,11 @@ public abstract class ZkIonTestSupport {
         }
     }
 
+    /** @return The MBean of {@code n}'s SPI, as an operator reads it. */
+    protected static ZkIonDiscoverySpiMBean spiMBean(Ignite n) {
+        return new SpiMBean(spiOf(n));
+    }
+
     protected static ZkIonDiscoverySpi spiOf(Ignite n) {
         return (ZkIonDiscoverySpi)n.configuration().getDiscoverySpi();
     }

@@ -130,8 +130,4 @@ public class ZooKeeperOutageTest extends ZkIonTestSupport {
         assertEquals(IgniteState.STARTED, Ignition.state("s2"));
         assertEquals(0, spiOf(s2).discoveryMetrics().sessionsLost());
     }
-
-    private static ZkIonDiscoverySpiMBean spiMBean(Ignite n) {
-        return new SpiMBean(spiOf(n));
-    }
 }

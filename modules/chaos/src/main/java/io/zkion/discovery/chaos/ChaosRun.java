@@ -46,14 +46,6 @@ public final class ChaosRun {
 
         Files.createDirectories(settings.runDir);
 
-        List<String> names = new ArrayList<>();
-
-        for (int i = 1; i <= settings.servers; i++)
-            names.add("s" + i);
-
-        for (int i = 1; i <= settings.clients; i++)
-            names.add("c" + i);
-
         String why = settings.cutsLinks() ? NetLab.unavailable() : null;
 
         if (why != null)
@@ -66,7 +58,7 @@ public final class ChaosRun {
         try {
             // Before the ensemble starts: its servers take clients at the lab's bridge.
             if (settings.cutsLinks())
-                settings.lab = new NetLab(names);
+                settings.lab = new NetLab(settings.nodeNames());
 
             zk.startAll();
             cluster = new Cluster(settings, zk);

@@ -155,7 +155,7 @@ final class NetLab implements AutoCloseable {
     }
 
     private void inNs(String name, String... cmd) throws IOException {
-        List<String> all = new ArrayList<>(Arrays.asList("ip", "netns", "exec", PREFIX + name));
+        List<String> all = new ArrayList<>(launcher(name));
 
         all.addAll(Arrays.asList(cmd));
         run(10, all.toArray(new String[0]));

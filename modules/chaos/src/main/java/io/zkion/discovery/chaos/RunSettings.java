@@ -49,6 +49,19 @@ final class RunSettings {
         return out;
     }
 
+    /** @return The nodes' names, as the cluster starts them: s1..sN, then c1..cM. */
+    List<String> nodeNames() {
+        List<String> names = new ArrayList<>();
+
+        for (int i = 1; i <= servers; i++)
+            names.add("s" + i);
+
+        for (int i = 1; i <= clients; i++)
+            names.add("c" + i);
+
+        return names;
+    }
+
     /** @return Whether a fault of this run cuts links: then every node runs on a host of its own. */
     boolean cutsLinks() {
         return kinds.stream().anyMatch(FaultKind::network);

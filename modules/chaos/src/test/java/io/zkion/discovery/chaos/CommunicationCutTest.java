@@ -155,18 +155,21 @@ public class CommunicationCutTest {
 
     /** @return Whether a coordinator logged a round's verdict by Ignite's default resolver that removed {@code id}. */
     private static boolean verdictLine(Path dir, String id) throws IOException {
+        return outLines(dir).stream().anyMatch(line -> line.contains("Communication failure round")
+            && line.contains("decided after") && line.contains("removed [" + id + ']')
+            && line.contains("decided by DefaultCommunicationFailureResolver"));
+    }
+
+    /** @return Every line the nodes' processes wrote to their {@code .out} files (the SPI's log among them). */
+    private static List<String> outLines(Path dir) throws IOException {
+        List<String> lines = new ArrayList<>();
+
         try (DirectoryStream<Path> outs = Files.newDirectoryStream(dir, "*.out")) {
-            for (Path f : outs) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    if (line.contains("Communication failure round") && line.contains("decided after")
-                        && line.contains("removed [" + id + ']')
-                        && line.contains("decided by DefaultCommunicationFailureResolver"))
-                        return true;
-                }
-            }
+            for (Path f : outs)
+                lines.addAll(Files.readAllLines(f, StandardCharsets.UTF_8));
         }
 
-        return false;
+        return lines;
     }
 
     /** @return When the first survivor logged node {@code id}'s NODE_FAILED, or 0. */
@@ -191,20 +194,16 @@ public class CommunicationCutTest {
     private static long firstReport(Path dir, long since) throws IOException {
         long first = 0;
 
-        try (DirectoryStream<Path> outs = Files.newDirectoryStream(dir, "*.out")) {
-            for (Path f : outs) {
-                for (String line : Files.readAllLines(f, StandardCharsets.UTF_8)) {
-                    Matcher m = REPORT.matcher(line);
+        for (String line : outLines(dir)) {
+            Matcher m = REPORT.matcher(line);
 
-                    if (!m.find())
-                        continue;
+            if (!m.find())
+                continue;
 
-                    long t = nearest(LocalTime.parse(m.group(1)), since);
+            long t = nearest(LocalTime.parse(m.group(1)), since);
 
-                    if (t >= since - 1_000 && (first == 0 || t < first))
-                        first = t;
-                }
-            }
+            if (t >= since - 1_000 && (first == 0 || t < first))
+                first = t;
         }
 
         return first;

@@ -60,15 +60,9 @@ final class RollingRestart implements AutoCloseable {
     RollingRestart(String group, String name, boolean ownHosts) throws Exception {
         String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd-HHmmss"));
         Path dir = Paths.get("target", group, name + '-' + stamp).toAbsolutePath();
-        List<String> names = new ArrayList<>();
-
-        for (int i = 1; i <= SERVERS; i++)
-            names.add("s" + i);
-
-        names.add(CLIENT);
         Files.createDirectories(dir);
         settings = new RunSettings(dir, dir, SERVERS, 1);
-        lab = ownHosts ? new NetLab(names) : null;
+        lab = ownHosts ? new NetLab(settings.nodeNames()) : null;
         settings.lab = lab;
         zk = new ZkEnsemble(dir, settings.classPath, 192, ownHosts ? NetLab.HOST : "127.0.0.1");
         settings.zkConnect = zk.connectString();

@@ -13,7 +13,6 @@ import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
-import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.recipes.cache.ChildData;
 
@@ -163,7 +162,7 @@ public final class Coordinator implements AutoCloseable {
      *      every member's ack of what it holds, so members ack at once instead of lazily.
      */
     public static boolean rolloverDue(long position) {
-        return ZkPaths.sequenceOf(position) >= LogRollover.rollAt();
+        return LogRollover.due(position);
     }
 
     /** Has coordinators of this JVM roll the log over from sequence number {@code seq} on; 0 for the default. */

@@ -78,6 +78,11 @@ final class LogRollover {
         return rollAt;
     }
 
+    /** @return Whether the log, at {@code position}, has reached the sequence number from which a rollover is due. */
+    static boolean due(long position) {
+        return ZkPaths.sequenceOf(position) >= rollAt;
+    }
+
     boolean draining() {
         return state == State.DRAINING;
     }
@@ -94,7 +99,7 @@ final class LogRollover {
         long last = member.lastPosition();
 
         // An entry of an earlier epoch is the last one applied right after a rollover, until the next entry comes.
-        if (ZkPaths.epochOf(last) != writer.state().logEpoch || ZkPaths.sequenceOf(last) < rollAt
+        if (ZkPaths.epochOf(last) != writer.state().logEpoch || !due(last)
             || deferred && System.nanoTime() - retryAt < 0)
             return false;
 
