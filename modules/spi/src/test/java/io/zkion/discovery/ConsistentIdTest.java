@@ -1,5 +1,8 @@
 package io.zkion.discovery;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.apache.ignite.configuration.IgniteConfiguration;
@@ -8,6 +11,7 @@ import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertTrue;
 
 /**
  * A node's consistent id, when none is configured, is its addresses and communication port, as with Ignite's other
@@ -30,6 +34,36 @@ public class ConsistentIdTest extends ZkIonTestSupport {
 
         assertEquals(port, ((TcpCommunicationSpi)again.configuration().getCommunicationSpi()).getLocalPort());
         assertEquals(first, again.cluster().localNode().consistentId());
+    }
+
+    /**
+     * A node restarted at once asks to join while the coordinator has yet to log its old self's leave: both are in
+     * one step of the coordinator, held meanwhile. The join comes after the leave, where it used to be refused as a
+     * node with the consistent id of one still in the topology (CI's CommunicationFailureTest, on a loaded machine).
+     */
+    @Test(timeout = 120_000) public void aNodeRestartedAtOnceJoinsInTheStepThatLogsItsLeave() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Object consistentId = s2.cluster().localNode().consistentId();
+        CountDownLatch requested = new CountDownLatch(1);
+        CompletableFuture<Ignite> again;
+
+        try (AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest()) {
+            Ignition.stop(s2.name(), true);
+            nodes.remove(s2);
+
+            IgniteConfiguration cfg = config("s2", false);
+
+            ((ZkIonDiscoverySpi)cfg.getDiscoverySpi()).setAfterJoinRequestForTest(requested::countDown);
+            again = CompletableFuture.supplyAsync(() -> start(cfg));
+
+            assertTrue("the restarted node asked to join", requested.await(30, TimeUnit.SECONDS));
+        }
+
+        Ignite s2again = again.get(60, TimeUnit.SECONDS);
+
+        assertEquals(consistentId, s2again.cluster().localNode().consistentId());
+        assertEquals(2, s1.cluster().nodes().size());
     }
 
     /** A communication SPI of another class names its port attribute after that class. */

@@ -106,12 +106,15 @@ public final class Coordinator implements AutoCloseable {
 
         departures.step(aliveNow);
 
-        if (!draining && !task.holdsJoins()) // Joins wait for the log's new epoch, and for a round's verdict.
-            joins.step(aliveNow, departures.leaving());
-
         // A stopping node's NODE_LEFT comes after what it queued here; left/ was listed first, so that the queue holds
         // whatever a node queued before its marker.
         departures.logLeaves(customs.step(departures.leaversWaiting(), !draining, departures.leavers()));
+
+        // Joins wait for the log's new epoch, and for a round's verdict. They come after the departures, and wait for
+        // those still waiting on their queue: a node restarted at once has the consistent id of its stopping self,
+        // and Ignite refuses a joiner that shares one with a node still in the topology.
+        if (!draining && !task.holdsJoins() && !departures.leaversPending())
+            joins.step(aliveNow, departures.leaving());
 
         trimmer.step(aliveNow);
         rollover.finish();

@@ -150,10 +150,16 @@ final class Departures implements AutoCloseable {
 
         out.removeAll(queued);
 
-        log(out, true);
+        leavers.removeAll(out.subList(0, log(out, true)));
     }
 
-    private void log(List<UUID> ids, boolean left) throws Exception {
+    /** @return Whether nodes of this step that are stopping are still in the topology, their NODE_LEFT not logged. */
+    boolean leaversPending() {
+        return !leavers.isEmpty();
+    }
+
+    /** @return How many of {@code ids} were logged: the first ones, up to what one entry holds. */
+    private int log(List<UUID> ids, boolean left) throws Exception {
         List<DiscoveryEvent> events = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
         long topVer = writer.state().topVer;
@@ -173,7 +179,7 @@ final class Departures implements AutoCloseable {
         }
 
         if (events.isEmpty())
-            return;
+            return 0;
 
         writer.append(events, ops, writer.next(topVer, format.current(aliveNow, leaving)), new HashMap<>());
 
@@ -181,6 +187,8 @@ final class Departures implements AutoCloseable {
         // path of the departure itself.
         for (DiscoveryEvent e : events)
             store.deleteQuietly(paths.joined(e.nodeId()));
+
+        return events.size();
     }
 
     @Override public void close() {
