@@ -8,7 +8,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
  * Faults a test injects into a node's ZooKeeper calls, as production brings them: a reply lost after ZooKeeper applied the
  * {@code multi}, which Curator then sends again (the replay fails on what the first try wrote, or lands twice); a
  * multi that never reached ZooKeeper; a listing or a watch that fails with an error Curator does not retry; and a ZooKeeper slow
- * to answer while a node makes its layout.
+ * to answer while a node makes its layout, or slow to answer many reads.
  */
 @TestSeam
 public interface ZkFaults {
@@ -34,6 +34,16 @@ public interface ZkFaults {
     /** @return The error to fail this listing of {@code path}'s children with, or null to list them. */
     default Exception failListing(String path) {
         return null;
+    }
+
+    /** Runs as a read of {@code path}, one of many in flight together, is sent. */
+    default void readSent(String path) {
+        // No fault.
+    }
+
+    /** Runs as the reply to a read of {@code path}, one of many in flight together, is handled: a test slows them so. */
+    default void readReplied(String path) {
+        // No fault.
     }
 
     /** @return The error to fail setting a watch on {@code path} with, or null to set it. */

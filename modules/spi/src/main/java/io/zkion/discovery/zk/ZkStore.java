@@ -211,36 +211,13 @@ public final class ZkStore {
     }
 
     /**
-     * Reads several payloads with their requests in flight together: one round trip for all rather than one each
-     * (a joiner reads the data znode of every node in its snapshot).
+     * Reads several payloads with their requests in flight together, a window at a time ({@link WindowedReads}), not
+     * one round trip each: a joiner reads the data znode of every node in its snapshot.
      *
      * @return Payloads in the order of {@code paths}; null for a node that does not exist.
      */
     public Map<String, Payload> readPayloads(Collection<String> paths) throws Exception {
-        Map<String, byte[]> raw = new ConcurrentHashMap<>();
-        Map<String, KeeperException.Code> failed = new ConcurrentHashMap<>();
-        CountDownLatch done = new CountDownLatch(paths.size());
-
-        for (String p : paths) {
-            client.getData().inBackground((c, e) -> {
-                KeeperException.Code code = KeeperException.Code.get(e.getResultCode());
-
-                if (code == KeeperException.Code.OK)
-                    raw.put(p, e.getData());
-                else if (code != KeeperException.Code.NONODE)
-                    failed.put(p, code);
-
-                done.countDown();
-            }).forPath(p);
-        }
-
-        // Bounded like every other request: a session that cannot answer within its timeout is as good as gone.
-        if (!done.await(client.getZookeeperClient().getZooKeeper().getSessionTimeout(), TimeUnit.MILLISECONDS))
-            throw KeeperException.create(KeeperException.Code.OPERATIONTIMEOUT, paths.iterator().next());
-
-        for (Map.Entry<String, KeeperException.Code> f : failed.entrySet())
-            throw KeeperException.create(f.getValue(), f.getKey());
-
+        Map<String, byte[]> raw = new WindowedReads(client, faults).read(paths);
         Map<String, Payload> out = new LinkedHashMap<>();
 
         for (String p : paths)

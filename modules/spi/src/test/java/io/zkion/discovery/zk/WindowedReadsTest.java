@@ -1,0 +1,130 @@
+package io.zkion.discovery.zk;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.junit.Test;
+import org.apache.zookeeper.KeeperException;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * Many reads at once, as a joiner of a large cluster makes them: bounded by ZooKeeper's silence, not by their total
+ * time, and never all in flight together.
+ */
+public class WindowedReadsTest {
+    private static final int SESSION_MS = 4_000;
+    private static final int ZNODES = 300;
+
+    /**
+     * Each reply handled 20 ms late: 300 take 6 s, past the 4 s session, with a reply every 20 ms. All are read. With
+     * the bound on the total time, as before, the read failed with OPERATIONTIMEOUT (the 1,000-member join storm).
+     */
+    @Test(timeout = 60_000) public void slowRepliesThatKeepComingAreAllRead() throws Exception {
+        try (TestingServer zk = new TestingServer(true); CuratorFramework c = client(zk)) {
+            ZkStore store = new ZkStore(c, new ZkPaths("/w"), 1 << 20);
+            List<String> paths = plant(c);
+            AtomicInteger inFlight = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+
+            store.faults(new ZkFaults() {
+                @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
+                    return false;
+                }
+
+                @Override public void readSent(String path) {
+                    most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                }
+
+                @Override public void readReplied(String path) {
+                    sleep(20);
+                    inFlight.decrementAndGet();
+                }
+            });
+
+            long start = System.nanoTime();
+            Map<String, ZkStore.Payload> got = store.readPayloads(paths);
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+
+            assertTrue("took longer than a session: " + ms + " ms", ms > SESSION_MS);
+            assertEquals(ZNODES, got.size());
+
+            for (int i = 0; i < ZNODES; i++)
+                assertArrayEquals(data(i), got.get(paths.get(i)).data);
+
+            assertEquals(0, inFlight.get());
+            assertTrue("in flight together: " + most.get(), most.get() > 1);
+            assertTrue("a window at a time: " + most.get(), most.get() <= WindowedReads.WINDOW);
+        }
+    }
+
+    /** Silence for longer than the session: the read gives up, naming a znode, and does not hang. */
+    @Test(timeout = 60_000) public void silenceForASessionTimesOut() throws Exception {
+        try (TestingServer zk = new TestingServer(true); CuratorFramework c = client(zk)) {
+            ZkStore store = new ZkStore(c, new ZkPaths("/w"), 1 << 20);
+            List<String> paths = plant(c);
+
+            store.faults(new ZkFaults() {
+                @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
+                    return false;
+                }
+
+                @Override public void readReplied(String path) {
+                    sleep(SESSION_MS + 2_000); // The first reply is held past the bound.
+                }
+            });
+
+            try {
+                store.readPayloads(paths);
+                fail("read through a silence of a whole session");
+            }
+            catch (KeeperException.OperationTimeoutException e) {
+                assertEquals(paths.get(0), e.getPath());
+            }
+        }
+    }
+
+    private static CuratorFramework client(TestingServer zk) {
+        CuratorFramework c = CuratorFrameworkFactory.builder().connectString(zk.getConnectString())
+            .sessionTimeoutMs(SESSION_MS).retryPolicy(new RetryOneTime(100)).build();
+
+        c.start();
+
+        return c;
+    }
+
+    private static List<String> plant(CuratorFramework c) throws Exception {
+        List<String> paths = new ArrayList<>();
+
+        for (int i = 0; i < ZNODES; i++) {
+            String p = "/w/n" + i;
+
+            c.create().creatingParentsIfNeeded().forPath(p, data(i));
+            paths.add(p);
+        }
+
+        return paths;
+    }
+
+    private static byte[] data(int i) {
+        return ("znode " + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
