@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -15,20 +16,27 @@ import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteCache;
 
 /**
- * A client's cache traffic: puts of new keys (a PUT line once a put returned, so acknowledged by both owners:
- * FULL_SYNC, one backup) and gets of keys it put, checked against what it wrote. On {@code verify} it reads back
- * every key any client acknowledged before, from every log of the run.
+ * A client's cache traffic: each of its keys written again and again, every value naming its version (a PUT line with
+ * the version once a put returned, so acknowledged by both owners: FULL_SYNC, one backup), and gets of keys it wrote,
+ * checked against the versions. With one writer to a key, a read must give at least its last acknowledged version: a
+ * lost update shows as an older one, not only a missing key. On {@code verify} it reads back every key any client
+ * acknowledged before, from every log of the run.
  */
 final class CacheWorkload extends Thread {
     private static final int VERIFY_BATCH = 500;
     private static final int REPORTED = 10;
+
+    /** Keys per incarnation: each is written about once every 3 s at the workload's pace, so most many times. */
+    private static final int KEYS = 64;
 
     private final Ignite ignite;
     private final String prefix;
     private final EventLog log;
     private final Path dir;
     private final Random rnd = new Random();
-    private final List<String> mine = new ArrayList<>();
+    /** By key index: the last version acknowledged, and the last one tried (it may have landed when its put failed). */
+    private final long[] acked = new long[KEYS];
+    private final long[] tried = new long[KEYS];
     private volatile boolean stopping;
 
     CacheWorkload(Ignite ignite, String prefix, EventLog log, Path dir) {
@@ -43,16 +51,18 @@ final class CacheWorkload extends Thread {
     @Override public void run() {
         IgniteCache<String, String> cache = ignite.cache(NodeConfig.CACHE);
 
-        for (long k = 0; !stopping; k++) {
+        for (long n = 0; !stopping; n++) {
+            int k = rnd.nextInt(KEYS);
             String key = prefix + '.' + k;
+            long ver = ++tried[k];
 
             try {
-                cache.put(key, value(key));
-                log.write("PUT", key);
-                mine.add(key);
+                cache.put(key, value(key, ver));
+                acked[k] = ver;
+                log.write("PUT", key, ver);
 
-                if (k % 4 == 0)
-                    check(cache, mine.get(rnd.nextInt(mine.size())));
+                if (n % 4 == 0)
+                    check(cache, rnd.nextInt(KEYS));
 
                 Thread.sleep(50);
             }
@@ -60,8 +70,8 @@ final class CacheWorkload extends Thread {
                 return;
             }
             catch (Exception e) {
-                // Not acknowledged, so never checked: a put cut off by a fault may or may not have landed.
-                log.write("PUTFAIL", key, ChaosNode.oneLine(e));
+                // Not acknowledged: a put cut off by a fault may or may not have landed, so a read may give it.
+                log.write("PUTFAIL", key, ver, ChaosNode.oneLine(e));
                 pause();
             }
         }
@@ -71,30 +81,39 @@ final class CacheWorkload extends Thread {
         stopping = true;
     }
 
-    private void check(IgniteCache<String, String> cache, String key) {
-        String got = cache.get(key);
+    /** A read of key {@code k} gives a version from its last acknowledged to its last tried. */
+    private void check(IgniteCache<String, String> cache, int k) {
+        if (tried[k] == 0)
+            return;
 
-        if (!value(key).equals(got))
-            log.write("GETBAD", key, got);
+        String key = prefix + '.' + k;
+        String got = cache.get(key);
+        long ver = version(key, got);
+
+        if (ver < acked[k] || ver > tried[k])
+            log.write("GETBAD", key, got, "acknowledged " + acked[k] + ", tried " + tried[k]);
     }
 
-    /** Reads back every key acknowledged before now; answers {@code VERIFY <seq> ok|bad|error ...}. */
+    /**
+     * Reads back every key acknowledged before now, each at its last version acknowledged then or a later one; answers
+     * {@code VERIFY <seq> ok|bad|error ...}.
+     */
     void verify(String seq) throws IOException {
         long asOf = System.currentTimeMillis();
-        Set<String> keys = ackedKeys(asOf);
+        Map<String, Long> keys = ackedVersions(asOf);
         IgniteCache<String, String> cache = ignite.cache(NodeConfig.CACHE);
         List<String> bad = new ArrayList<>();
         int badCount = 0;
 
         try {
-            List<String> all = new ArrayList<>(keys);
+            List<String> all = new ArrayList<>(keys.keySet());
 
             for (int i = 0; i < all.size(); i += VERIFY_BATCH) {
                 Set<String> batch = new HashSet<>(all.subList(i, Math.min(all.size(), i + VERIFY_BATCH)));
                 Map<String, String> got = cache.getAll(batch);
 
                 for (String k : batch) {
-                    if (!value(k).equals(got.get(k))) {
+                    if (!keeps(k, keys.get(k), got.get(k))) {
                         badCount++;
 
                         if (bad.size() < REPORTED)
@@ -114,17 +133,17 @@ final class CacheWorkload extends Thread {
             log.write("VERIFY", seq, "bad", keys.size(), badCount, String.join(",", bad));
     }
 
-    /** @return Keys of PUT lines written before {@code asOf} in every node log of the run. */
-    private Set<String> ackedKeys(long asOf) throws IOException {
-        Set<String> keys = new HashSet<>();
+    /** @return By key, the last version a PUT line written before {@code asOf} gives, in every node log of the run. */
+    private Map<String, Long> ackedVersions(long asOf) throws IOException {
+        Map<String, Long> keys = new HashMap<>();
 
         try (DirectoryStream<Path> logs = Files.newDirectoryStream(dir, "*.log")) {
             for (Path f : logs) {
                 for (String line : wholeLines(f)) {
                     String[] p = line.split(" ");
 
-                    if (p.length >= 3 && p[1].equals("PUT") && Long.parseLong(p[0]) < asOf)
-                        keys.add(p[2]);
+                    if (p.length >= 4 && p[1].equals("PUT") && Long.parseLong(p[0]) < asOf)
+                        keys.merge(p[2], Long.parseLong(p[3]), Math::max);
                 }
             }
         }
@@ -140,8 +159,35 @@ final class CacheWorkload extends Thread {
         return end < 0 ? List.of() : List.of(s.substring(0, end).split("\n"));
     }
 
-    private static String value(String key) {
-        return "v-" + key;
+    static String value(String key, long ver) {
+        return key + '#' + ver;
+    }
+
+    /**
+     * @return Whether {@code got}, read after version {@code acked} of {@code key} was acknowledged, keeps it: that
+     *      version or a later one of the same key (the key's only writer went on). Missing, older or another key's is
+     *      a lost update.
+     */
+    static boolean keeps(String key, long acked, String got) {
+        return version(key, got) >= acked;
+    }
+
+    /** @return The version {@code value} names for {@code key}; 0 for none (absent) and -1 for a value not its own. */
+    static long version(String key, String value) {
+        if (value == null)
+            return 0;
+
+        int at = value.lastIndexOf('#');
+
+        if (at < 0 || !value.substring(0, at).equals(key))
+            return -1;
+
+        try {
+            return Long.parseLong(value.substring(at + 1));
+        }
+        catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     private static void pause() {

@@ -233,6 +233,9 @@ public final class ChaosNode {
             case "create-cache":
                 work.execute(() -> createCache(cmd[1]));
                 break;
+            case "destroy-cache":
+                work.execute(() -> destroyCache(cmd[1]));
+                break;
             case "outage":
                 // The SPI's own account of ZooKeeper outages, as its MXBean and metrics give it.
                 log.write("OUTAGE", cmd[1], "state=" + spi().engine().outageState(), "outages="
@@ -284,6 +287,16 @@ public final class ChaosNode {
         }
     }
 
+    private void destroyCache(String cache) {
+        try {
+            ignite.destroyCache(cache);
+            log.write("DESTROYED", cache);
+        }
+        catch (Exception e) {
+            log.write("CMDFAIL", "destroy-cache_" + cache, oneLine(e));
+        }
+    }
+
     /**
      * Sends {@code n} pings; SENT is written only once the send returned, so the message is in ZooKeeper. SENDING
      * comes first: a send that began before this node was failed out and rejoined (a pause past its session) may
@@ -291,12 +304,15 @@ public final class ChaosNode {
      */
     private void send(int n) {
         for (int i = 0; i < n; i++) {
-            String tag = name + '.' + incarnation + '.' + sent.incrementAndGet();
+            long seq = sent.incrementAndGet();
+            // Every third one mutable: it waits in the coordinator's queue, whose hand-over under faults it tests.
+            boolean mutable = seq % 3 == 0;
+            String tag = name + '.' + incarnation + '.' + seq + (mutable ? "m" : "");
 
             log.write("SENDING", tag);
 
             try {
-                ((IgniteEx)ignite).context().discovery().sendCustomEvent(new ChaosPing(tag, false));
+                ((IgniteEx)ignite).context().discovery().sendCustomEvent(new ChaosPing(tag, false, mutable));
                 log.write("SENT", tag);
             }
             catch (Exception e) {

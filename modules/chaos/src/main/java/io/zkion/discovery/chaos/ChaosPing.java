@@ -6,7 +6,10 @@ import org.apache.ignite.internal.managers.discovery.GridDiscoveryManager;
 import org.apache.ignite.internal.processors.affinity.AffinityTopologyVersion;
 import org.apache.ignite.lang.IgniteUuid;
 
-/** A custom discovery message the run counts: its tag is unique in the run, and its ack carries the same tag. */
+/**
+ * A custom discovery message the run counts: its tag is unique in the run, and its ack carries the same tag. A mutable
+ * one goes through the coordinator's queue, and its listener there runs before the message is logged for the rest.
+ */
 public class ChaosPing implements DiscoveryCustomMessage {
     private static final long serialVersionUID = 1L;
 
@@ -18,9 +21,12 @@ public class ChaosPing implements DiscoveryCustomMessage {
     /** Whether this is the ack of the ping of the same tag. */
     public final boolean ack;
 
-    public ChaosPing(String tag, boolean ack) {
+    private final boolean mutable;
+
+    public ChaosPing(String tag, boolean ack, boolean mutable) {
         this.tag = tag;
         this.ack = ack;
+        this.mutable = mutable;
     }
 
     @Override public IgniteUuid id() {
@@ -28,11 +34,11 @@ public class ChaosPing implements DiscoveryCustomMessage {
     }
 
     @Override public DiscoveryCustomMessage ackMessage() {
-        return ack ? null : new ChaosPing(tag, true);
+        return ack ? null : new ChaosPing(tag, true, false);
     }
 
     @Override public boolean isMutable() {
-        return false;
+        return mutable;
     }
 
     @Override public DiscoCache createDiscoCache(GridDiscoveryManager mgr, AffinityTopologyVersion topVer,

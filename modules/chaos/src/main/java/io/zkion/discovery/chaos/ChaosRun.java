@@ -21,6 +21,9 @@ public final class ChaosRun {
     private static final int SENDS = 5;
     /** Sends and deliveries this recent are not yet held to "delivered everywhere" by a check between faults. */
     static final long IN_FLIGHT_MS = 10_000;
+    private static final String KEYS = "keys acknowledged";
+    private static final String CLIENT_RESTARTS = "clients stopped and started again";
+    private static final String READ_BACK = "keys read back at the end, each at its last acknowledged version or later";
 
     private final RunSettings settings;
     private final Random rnd;
@@ -31,10 +34,13 @@ public final class ChaosRun {
     private int verifySeq;
     private long keysVerified;
     private HeldAcks heldAcks;
+    private CacheChurn churn;
+    private long clientRestarts;
 
     ChaosRun(RunSettings settings) {
         this.settings = settings;
         this.rnd = new Random(settings.seed);
+        this.churn = new CacheChurn(rnd);
     }
 
     /** The log's epoch before the cluster stopped: how often it rolled over. */
@@ -149,15 +155,19 @@ public final class ChaosRun {
     private List<Violation> countsAddUp(Map<String, Long> t) {
         List<Violation> out = new ArrayList<>();
 
-        for (String k : List.of("custom messages sent", "custom message deliveries (all nodes)",
-            "ack deliveries (all nodes)", "acknowledged cache writes")) {
-            if (t.get(k) <= 0)
+        for (String k : List.of("custom messages sent", "of them mutable", "custom message deliveries (all nodes)",
+            "ack deliveries (all nodes)", "acknowledged cache writes", "keys written more than once",
+            "caches created", "caches destroyed", CLIENT_RESTARTS)) {
+            // A client's restart comes with the second fault, the first destroy with the third.
+            int from = k.equals(CLIENT_RESTARTS) ? 2 : k.equals("caches destroyed") ? 3 : 0;
+
+            if (faults.size() >= from && t.get(k) <= 0)
                 out.add(new Violation(Violation.COUNTS, k + " is " + t.get(k) + ": the run tested nothing there"));
         }
 
-        if (!t.get("acknowledged writes read back at the end").equals(t.get("acknowledged cache writes")))
-            out.add(new Violation(Violation.COUNTS, "read back " + t.get("acknowledged writes read back at the end")
-                + " of " + t.get("acknowledged cache writes") + " acknowledged writes at the end"));
+        if (!t.get(READ_BACK).equals(t.get(KEYS)))
+            out.add(new Violation(Violation.COUNTS, "read back " + t.get(READ_BACK) + " of " + t.get(KEYS)
+                + " acknowledged keys at the end"));
 
         return out;
     }
@@ -186,6 +196,13 @@ public final class ChaosRun {
             all.get(rnd.nextInt(all.size())).command("send " + SENDS);
         }
 
+        churn.before(f.index, cluster.running());
+
+        // Clients leave and join as workload too, not only through faults: every fourth fault, one stops gracefully
+        // and starts again (a stop that is not clean is an unplanned exit).
+        if (f.index % 4 == 2)
+            restartAClient();
+
         injector.inject(f);
 
         boolean settled = cluster.awaitSettled(settings.recoveryTimeoutMs, f.effect);
@@ -204,6 +221,7 @@ public final class ChaosRun {
         }
 
         if (settled) {
+            record(f.index, churn.check(cluster));
             verifyCache(f.index);
 
             Set<String> alive = new HashSet<>();
@@ -221,6 +239,23 @@ public final class ChaosRun {
             + f.recoveryMs + " ms, violations so far " + violations.size());
 
         return settled;
+    }
+
+    private void restartAClient() throws Exception {
+        List<NodeProcess> clients = new ArrayList<>();
+
+        for (NodeProcess n : cluster.running()) {
+            if (n.client && n.alive())
+                clients.add(n);
+        }
+
+        if (clients.isEmpty())
+            return;
+
+        NodeProcess c = clients.get(rnd.nextInt(clients.size()));
+
+        cluster.replace(c.name, c.release);
+        clientRestarts++;
     }
 
     /** The first faults take every kind once, in a random order, so even a short run has each; then at random. */
@@ -297,22 +332,35 @@ public final class ChaosRun {
         long delivered = 0;
         long acks = 0;
         long puts = 0;
+        long mutable = 0;
+        Map<String, Integer> writesPerKey = new java.util.HashMap<>();
 
         for (NodeHistory h : histories()) {
             sent += h.sent.size();
+            mutable += h.sent.keySet().stream().filter(tag -> tag.endsWith("m")).count();
 
             for (NodeHistory.Line l : h.lines) {
                 delivered += l.kind.equals("MSG") ? 1 : 0;
                 acks += l.kind.equals("ACK") ? 1 : 0;
-                puts += l.kind.equals("PUT") ? 1 : 0;
+
+                if (l.kind.equals("PUT")) {
+                    puts++;
+                    writesPerKey.merge(l.fields[0], 1, Integer::sum);
+                }
             }
         }
 
         t.put("custom messages sent", sent);
+        t.put("of them mutable", mutable);
         t.put("custom message deliveries (all nodes)", delivered);
         t.put("ack deliveries (all nodes)", acks);
         t.put("acknowledged cache writes", puts);
-        t.put("acknowledged writes read back at the end", keysVerified);
+        t.put(KEYS, (long)writesPerKey.size());
+        t.put("keys written more than once", writesPerKey.values().stream().filter(c -> c > 1).count());
+        t.put(READ_BACK, keysVerified);
+        t.put("caches created", churn.created);
+        t.put("caches destroyed", churn.destroyed);
+        t.put(CLIENT_RESTARTS, clientRestarts);
         t.put("node incarnations started", cluster == null ? 0L : cluster.everyIncarnation().size());
         t.put("log rollovers (the log's epoch at the end)", logEpoch);
 

@@ -29,6 +29,8 @@ final class NetLab implements AutoCloseable {
 
     /** @return Why no lab can be built here, or null when it can: tried for real, root alone may lack the rights. */
     static String unavailable() {
+        installIptables();
+
         for (String tool : new String[] {"ip", "iptables", "ss"}) {
             try {
                 run(10, "which", tool);
@@ -56,6 +58,30 @@ final class NetLab implements AutoCloseable {
         catch (IOException e) {
             return "cannot make a network namespace with iptables in it (running as " + System.getProperty("user.name")
                 + "): " + e.getMessage();
+        }
+    }
+
+    /**
+     * Installs Debian's iptables where it is missing and this is root on a Debian machine, as the docker testbed
+     * installs its engine: a fresh CI machine has iproute2 and ss, not iptables, and the network faults would
+     * otherwise never run there. Quietly nothing where it cannot.
+     */
+    private static void installIptables() {
+        if (quietly("which", "iptables") || !quietly("which", "apt-get") || !"root".equals(System.getProperty("user.name")))
+            return;
+
+        try {
+            run(300, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q", "iptables");
+        }
+        catch (IOException e) {
+            // Maybe the package lists are missing: once more after an update.
+            try {
+                run(300, "apt-get", "update", "-q");
+                run(300, "env", "DEBIAN_FRONTEND=noninteractive", "apt-get", "install", "-y", "-q", "iptables");
+            }
+            catch (IOException again) {
+                System.out.println("[chaos] could not install iptables for the network faults: " + again.getMessage());
+            }
         }
     }
 
