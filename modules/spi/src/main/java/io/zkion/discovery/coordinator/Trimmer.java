@@ -98,6 +98,9 @@ final class Trimmer {
         boolean stalled = stall.stalled(oldest == null ? -1 : oldest.seq, newest, member.acksDue()
             || member.entries().size() >= 2 * AckPolicy.entriesBehind(member.topology().size()));
         long minAck = member.lastEventId();
+        Map<UUID, LogEntry> joinedIn = joinEntries();
+        // The oldest entry that a member which has not applied its own join yet needs: that join's.
+        long neededFrom = Long.MAX_VALUE;
 
         for (ZkIonClusterNode n : member.topology().members()) {
             if (n == local)
@@ -109,6 +112,15 @@ final class Trimmer {
                 continue; // Gone from ZooKeeper: it reads nothing more, and its departure is logged next.
 
             AliveInfo a = alive.info(d);
+            LogEntry join = joinedIn.get(n.id());
+
+            // A joiner starts from its join's entry (its snapshot holds what came before) and needs nothing older. Its
+            // ack stays one short of everything until it has applied the join, which takes a joiner of a large cluster
+            // long: neither a join storm's trims nor the ack of a message logged just before a join wait for that.
+            if (a != null && join != null && a.ack < join.lastEventId && join.seq > oldest.seq) {
+                neededFrom = Math.min(neededFrom, join.seq);
+                continue;
+            }
 
             // The oldest entry has waited long: the cache may hold an ack that moved on since; ask ZooKeeper.
             if (stalled && a != null && a.ack < oldest.lastEventId) {
@@ -134,7 +146,7 @@ final class Trimmer {
         long evtId = -1;
 
         for (LogEntry e : member.entries().values()) {
-            if (e.lastEventId > minAck || trimmed.size() >= MAX_TRIM || acks.size() >= MAX_ACKS)
+            if (e.lastEventId > minAck || e.seq >= neededFrom || trimmed.size() >= MAX_TRIM || acks.size() >= MAX_ACKS)
                 break;
 
             trimmed.add(e);
@@ -174,6 +186,18 @@ final class Trimmer {
 
         if (sweepNodes)
             sweepNodeData();
+    }
+
+    /** @return The untrimmed entry of each join it holds, by the joined node's id. */
+    private Map<UUID, LogEntry> joinEntries() {
+        Map<UUID, LogEntry> out = new HashMap<>();
+
+        for (LogEntry e : member.entries().values()) {
+            for (UUID id : e.joined)
+                out.put(id, e);
+        }
+
+        return out;
     }
 
     /**

@@ -154,7 +154,8 @@ final class EventApplier {
         if (!batch.events().isEmpty()) {
             long last = EventIds.absolute(seq, batch.events().get(batch.events().size() - 1).eventId());
 
-            untrimmed.add(new LogEntry(seq, path, last, customIds, UntrimmedEntries.departed(batch), manifest));
+            untrimmed.add(new LogEntry(seq, path, last, customIds, UntrimmedEntries.departed(batch),
+                UntrimmedEntries.joined(batch), manifest));
         }
 
         return applied;

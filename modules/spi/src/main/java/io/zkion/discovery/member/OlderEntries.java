@@ -94,7 +94,8 @@ final class OlderEntries {
 
             long last = EventIds.absolute(o.seq, events.get(events.size() - 1).eventId());
 
-            out.add(new LogEntry(o.seq, o.path, last, customIds, UntrimmedEntries.departed(o.batch), o.manifest));
+            out.add(new LogEntry(o.seq, o.path, last, customIds, UntrimmedEntries.departed(o.batch),
+                UntrimmedEntries.joined(o.batch), o.manifest));
         }
 
         for (LogEntry e : out)
@@ -111,7 +112,7 @@ final class OlderEntries {
             + " joined; the acks of any custom messages in it cannot be logged by this coordinator");
 
         return new LogEntry(o.seq, o.path, EventIds.absolute(o.seq, EventIds.PER_ENTRY - 1), new ArrayList<>(),
-            new ArrayList<>(), o.manifest);
+            new ArrayList<>(), new ArrayList<>(), o.manifest);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.zkion.discovery.member;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeMap;
@@ -86,10 +87,19 @@ final class UntrimmedEntries {
 
     /** @return The nodes {@code b} takes out of the topology. */
     static List<UUID> departed(EventBatch b) {
+        return nodes(b, EnumSet.of(EventKind.NODE_LEFT, EventKind.NODE_FAILED));
+    }
+
+    static List<UUID> joined(EventBatch b) {
+        return nodes(b, EnumSet.of(EventKind.NODE_JOINED));
+    }
+
+    /** @return The nodes of {@code b}'s events of these kinds. */
+    private static List<UUID> nodes(EventBatch b, Set<EventKind> kinds) {
         List<UUID> out = null;
 
         for (DiscoveryEvent e : b.events()) {
-            if (e.kind() == EventKind.NODE_LEFT || e.kind() == EventKind.NODE_FAILED) {
+            if (kinds.contains(e.kind())) {
                 if (out == null)
                     out = new ArrayList<>(1);
 
