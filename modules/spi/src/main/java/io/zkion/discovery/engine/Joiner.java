@@ -23,7 +23,6 @@ import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import java.io.Serializable;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -307,13 +306,16 @@ final class Joiner {
                 byRef.add(rec.id());
         }
 
-        // In ion-2 the snapshot names each node's data znode: read them all at once.
-        Map<UUID, NodeData> refData = byRef.isEmpty() ? Collections.emptyMap()
-            : nodeData.readAll(byRef, paths.joined(id) + " snapshot");
+        // In ion-2 the snapshot names each node's data znode. Only the node is kept of each: their joining data, as
+        // much again, is Ignite's business at their own joins.
+        Map<UUID, ZkIonClusterNode> refNodes = new HashMap<>();
+
+        nodeData.readEach(byRef, paths.joined(id) + " snapshot",
+            (nodeId, nd) -> refNodes.put(nodeId, objects.unmarshal(nd.node, "node " + nodeId)));
 
         for (NodeRecord rec : snap.nodes) {
             ZkIonClusterNode n = rec.id().equals(id) ? local
-                : objects.unmarshal(rec.byReference() ? refData.get(rec.id()).node : rec.data(), "node " + rec.id());
+                : rec.byReference() ? refNodes.get(rec.id()) : objects.unmarshal(rec.data(), "node " + rec.id());
 
             // The coordinator's copy of this node carries what it added: the security subject, which Ignite reads
             // from the local node's attributes as from any other's.

@@ -1,11 +1,10 @@
 package io.zkion.discovery.member;
 
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.BiConsumer;
 import io.zkion.discovery.codec.CorruptPayloadException;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.msg.NodeData;
@@ -14,6 +13,9 @@ import io.zkion.discovery.zk.ZkStore;
 
 /** Reads a node's data znode, which ion-2 join events and snapshot records refer to instead of copying it. */
 public final class NodeDataReader {
+    /** Data znodes read together by {@link #readEach}: a few windows of requests in flight. */
+    private static final int CHUNK = 128;
+
     private final ZkStore store;
     private final ZkPaths paths;
     private final ControlCodec codec;
@@ -42,20 +44,24 @@ public final class NodeDataReader {
         return codec.decodeNodeData(p.data, paths.node(id));
     }
 
-    /** Reads the data znodes of {@code ids}, their requests in flight together; as {@link #read}, for each. */
-    public Map<UUID, NodeData> readAll(Collection<UUID> ids, String what) throws Exception {
-        List<String> znodes = new ArrayList<>(ids.size());
+    /**
+     * Reads the data znodes of {@code ids} a chunk at a time, their requests in flight together, and hands each to
+     * {@code sink} as {@link #read} would return it, keeping none: a joiner of a thousand members holds one chunk of
+     * them, not a thousand (the first 1,000-member run's join storm ran its JVMs out of heap so).
+     */
+    public void readEach(List<UUID> ids, String what, BiConsumer<UUID, NodeData> sink) throws Exception {
+        for (int from = 0; from < ids.size(); from += CHUNK) {
+            List<UUID> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
+            List<String> znodes = new ArrayList<>(chunk.size());
 
-        for (UUID id : ids)
-            znodes.add(paths.node(id));
+            for (UUID id : chunk)
+                znodes.add(paths.node(id));
 
-        Map<String, ZkStore.Payload> read = store.readPayloads(znodes);
-        Map<UUID, NodeData> out = new HashMap<>();
+            Map<String, ZkStore.Payload> read = store.readPayloads(znodes);
 
-        for (UUID id : ids)
-            out.put(id, decode(id, present(read.get(paths.node(id)), id, what)));
-
-        return out;
+            for (UUID id : chunk)
+                sink.accept(id, decode(id, present(read.get(paths.node(id)), id, what)));
+        }
     }
 
     private ZkStore.Payload present(ZkStore.Payload p, UUID id, String what) {
