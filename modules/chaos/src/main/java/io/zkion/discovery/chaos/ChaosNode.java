@@ -250,8 +250,11 @@ public final class ChaosNode {
                 break;
             case "stop":
                 log.write("STOPPING");
-                if (workload != null)
+                if (workload != null) {
+                    // A put under way when Ignite stops would fail, and no fault was aimed at this node.
                     workload.stopWorkload();
+                    workload.join(60_000);
+                }
                 awaitWork(60_000);
                 // From here Ignite stops, and hands this node's listeners less and less (HistoryChecker).
                 log.write("IGNITESTOP");

@@ -254,4 +254,50 @@ public class HistoryCheckerTest {
         assertEquals(List.of(), new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("c1.3", client)),
             Set.of("s1.0", "c1.3"), Long.MAX_VALUE).check());
     }
+    /** A and B survive; C (joined at 3, failed at 4) is s3.0, killed unless {@code stoppedGracefully}. */
+    private static List<Violation> checkWithC(List<String> a, List<String> b, List<String> c, boolean stoppedGracefully) {
+        List<String> sent = new ArrayList<>(a);
+
+        sent.add("125 SENT s1.0.1");
+
+        List<String> cl = new ArrayList<>(List.of("100 START id=" + C + " order=3 topVer=3 server"));
+
+        cl.addAll(c);
+
+        if (stoppedGracefully)
+            cl.add("139 IGNITESTOP");
+
+        return new HistoryChecker(List.of(new NodeHistory("s1.0", sent), new NodeHistory("s2.1", b),
+            new NodeHistory("s3.0", cl)), Set.of("s1.0", "s2.1"), Long.MAX_VALUE).check();
+    }
+
+    /**
+     * A sender that fails: its message reaches every member or none (dropped from the coordinator's queue, as a
+     * mutable one, or one behind it, waits there). Nobody delivering it is no violation then; after a graceful stop it
+     * is one, since a stopping node's sends come before its NODE_LEFT.
+     */
+    @Test public void aFailedSendersMessageThatNobodyDeliveredIsNoViolation() {
+        List<String> c = List.of("126 SENDING s3.0.7m", "127 SENT s3.0.7m");
+
+        assertEquals(List.of(), checkWithC(good(A, 1), good(B, 2), c, false));
+        assertOne(Violation.MESSAGES, "never delivered s3.0.7m", checkWithC(good(A, 1), good(B, 2), c, true));
+    }
+
+    /**
+     * A coordinator delivers a mutable message to itself before it logs it; killed then, its successor logs it again
+     * and the others deliver it later. Not a message delivered at two versions; a plain one would be.
+     */
+    @Test public void aFailedNodesOwnDeliveryOfAMutableMessageIsLeftOut() {
+        List<String> c = List.of("126 MSG 3 s1.0.2m " + A);
+        List<String> a = with(good(A, 1), "126 SENT s1.0.2m", "145 MSG 4 s1.0.2m " + A, "146 ACK 4 s1.0.2m " + A);
+        List<String> b = with(good(B, 2), "145 MSG 4 s1.0.2m " + A, "146 ACK 4 s1.0.2m " + A);
+
+        assertEquals(List.of(), checkWithC(a, b, c, false));
+
+        List<String> plainC = List.of("126 MSG 3 s1.0.2 " + A);
+        List<String> plainA = with(good(A, 1), "126 SENT s1.0.2", "145 MSG 4 s1.0.2 " + A, "146 ACK 4 s1.0.2 " + A);
+        List<String> plainB = with(good(B, 2), "145 MSG 4 s1.0.2 " + A, "146 ACK 4 s1.0.2 " + A);
+
+        assertOne(Violation.MESSAGES, "delivered at topVer", checkWithC(plainA, plainB, plainC, false));
+    }
 }

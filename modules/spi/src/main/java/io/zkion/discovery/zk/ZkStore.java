@@ -10,9 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.HashSet;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import io.zkion.discovery.internal.TestSeam;
 import org.apache.curator.framework.CuratorFramework;
@@ -217,7 +214,7 @@ public final class ZkStore {
      * @return Payloads in the order of {@code paths}; null for a node that does not exist.
      */
     public Map<String, Payload> readPayloads(Collection<String> paths) throws Exception {
-        Map<String, byte[]> raw = new WindowedReads(client, faults).read(paths);
+        Map<String, byte[]> raw = WindowedReads.forSession(client, faults).read(paths);
         Map<String, Payload> out = new LinkedHashMap<>();
 
         for (String p : paths)
