@@ -52,15 +52,8 @@ final class CacheChurn {
         this.rnd = rnd;
     }
 
-    /** Gives the calls before fault {@code fault}. */
-    void before(int fault, List<NodeProcess> running) {
-        List<NodeProcess> servers = new ArrayList<>();
-
-        for (NodeProcess n : running) {
-            if (!n.client)
-                servers.add(n);
-        }
-
+    /** Gives the calls before fault {@code fault} to some of the running {@code servers}. */
+    void before(int fault, List<NodeProcess> servers) {
         if (servers.isEmpty())
             return;
 
@@ -108,34 +101,34 @@ final class CacheChurn {
 
     private void answered(Call c, List<Violation> out) throws IOException, InterruptedException {
         String op = c.create ? "create-cache" : "destroy-cache";
-        long end = System.currentTimeMillis() + ANSWER_MS;
+        String done = c.create ? "CREATED" : "DESTROYED";
+        NodeHistory.Line l = c.node.awaitLine(line -> line.fields.length > 0
+            && (line.kind.equals(done) && line.fields[0].equals(c.cache)
+            || line.kind.equals("CMDFAIL") && line.fields[0].equals(op + '_' + c.cache)), ANSWER_MS);
 
-        while (c.node.alive()) {
-            for (NodeHistory.Line l : NodeHistory.read(c.node.logFile()).lines) {
-                if (l.fields.length > 0 && l.kind.equals(c.create ? "CREATED" : "DESTROYED") && l.fields[0].equals(c.cache)) {
-                    caches.put(c.cache, c.create ? State.LIVE : State.GONE);
-
-                    if (c.create)
-                        created++;
-                    else
-                        destroyed++;
-
-                    return;
-                }
-
-                if (l.fields.length > 0 && l.kind.equals("CMDFAIL") && l.fields[0].equals(op + '_' + c.cache))
-                    return; // UNSURE, and FailedCalls judges the failure.
-            }
-
-            if (System.currentTimeMillis() > end) {
+        if (l == null) {
+            // Its node ended (a fault, or a violation judged elsewhere): the call may or may not have taken effect.
+            if (c.node.alive())
                 out.add(new Violation(Violation.CALLS, c.node.key() + ' ' + op + ' ' + c.cache + " did not return "
                     + "within " + ANSWER_MS + " ms"));
-                return;
-            }
 
-            Thread.sleep(250);
+            return;
         }
-        // Its node ended (a fault, or a violation judged elsewhere): the call may or may not have taken effect.
+
+        if (l.kind.equals("CMDFAIL"))
+            return; // UNSURE, and FailedCalls judges the failure.
+
+        caches.put(c.cache, c.create ? State.LIVE : State.GONE);
+
+        if (c.create)
+            created++;
+        else
+            destroyed++;
+    }
+
+    /** @return The cache names of a node's {@code CACHES <seq> [a,b]} line. */
+    static Set<String> listed(NodeHistory.Line caches) {
+        return new HashSet<>(Arrays.asList(caches.fields[1].replaceAll("[\\[\\]]", "").split(",")));
     }
 
     /** @return Each running node's difference from the caches whose state is known. */
@@ -156,7 +149,7 @@ final class CacheChurn {
                 continue;
             }
 
-            Set<String> known = new HashSet<>(Arrays.asList(l.fields[1].replaceAll("[\\[\\]]", "").split(",")));
+            Set<String> known = listed(l);
             Set<String> wrong = new TreeSet<>();
 
             for (Map.Entry<String, State> c : caches.entrySet()) {

@@ -137,18 +137,9 @@ public final class ChaosRun {
 
     /** @return Whether the client wrote WRITES-STOPPED with its workload ended, within a minute; no fixed sleep. */
     private static boolean writesStopped(NodeProcess n) throws Exception {
-        long end = System.currentTimeMillis() + 60_000;
+        NodeHistory.Line l = n.awaitLine(line -> line.kind.equals("WRITES-STOPPED"), 60_000);
 
-        while (System.currentTimeMillis() < end && n.alive()) {
-            for (NodeHistory.Line l : NodeHistory.read(n.logFile()).lines) {
-                if (l.kind.equals("WRITES-STOPPED"))
-                    return l.fields.length == 0 || !l.fields[0].equals("still-running");
-            }
-
-            Thread.sleep(200);
-        }
-
-        return false;
+        return l != null && (l.fields.length == 0 || !l.fields[0].equals("still-running"));
     }
 
     /** @return What the report's counts must show for the run to mean anything: work done, every write read back. */
@@ -196,7 +187,7 @@ public final class ChaosRun {
             all.get(rnd.nextInt(all.size())).command("send " + SENDS);
         }
 
-        churn.before(f.index, cluster.running());
+        churn.before(f.index, cluster.running(false));
 
         // Clients leave and join as workload too, not only through faults: every fourth fault, one stops gracefully
         // and starts again (a stop that is not clean is an unplanned exit).
@@ -242,12 +233,9 @@ public final class ChaosRun {
     }
 
     private void restartAClient() throws Exception {
-        List<NodeProcess> clients = new ArrayList<>();
+        List<NodeProcess> clients = cluster.running(true);
 
-        for (NodeProcess n : cluster.running()) {
-            if (n.client && n.alive())
-                clients.add(n);
-        }
+        clients.removeIf(n -> !n.alive());
 
         if (clients.isEmpty())
             return;

@@ -93,6 +93,15 @@ final class Cluster {
         return new ArrayList<>(nodes.values());
     }
 
+    /** @return The running incarnations of the clients, or of the servers. */
+    List<NodeProcess> running(boolean clients) {
+        List<NodeProcess> out = running();
+
+        out.removeIf(n -> n.client != clients);
+
+        return out;
+    }
+
     NodeProcess current(String name) {
         return nodes.get(name);
     }

@@ -94,12 +94,7 @@ final class FaultInjector {
                 net.cutFromZooKeeper(f, randomNode());
                 break;
             case CUT_SERVERS: {
-                List<NodeProcess> servers = new java.util.ArrayList<>();
-
-                for (NodeProcess n : cluster.running()) {
-                    if (!n.client)
-                        servers.add(n);
-                }
+                List<NodeProcess> servers = cluster.running(false);
 
                 java.util.Collections.shuffle(servers, rnd);
                 net.cutServers(f, servers.get(0), servers.get(1));

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 
 /** One incarnation of a chaos node's process, as the controller drives it: commands on stdin, signals by pid. */
 final class NodeProcess {
@@ -153,11 +154,17 @@ final class NodeProcess {
      * field is {@code seq}. @return The line, or null if none came within the timeout or the process ended.
      */
     NodeHistory.Line awaitAnswer(String kind, String seq, long timeoutMs) throws IOException, InterruptedException {
+        return awaitLine(l -> l.kind.equals(kind) && l.fields.length > 0 && l.fields[0].equals(seq), timeoutMs);
+    }
+
+    /** @return The node's first line that {@code wanted} takes, or null if none came within the timeout or it ended. */
+    NodeHistory.Line awaitLine(Predicate<NodeHistory.Line> wanted, long timeoutMs)
+        throws IOException, InterruptedException {
         long end = System.currentTimeMillis() + timeoutMs;
 
         while (System.currentTimeMillis() < end && alive()) {
             for (NodeHistory.Line l : NodeHistory.read(logFile()).lines) {
-                if (l.kind.equals(kind) && l.fields.length > 0 && l.fields[0].equals(seq))
+                if (wanted.test(l))
                     return l;
             }
 

@@ -8,7 +8,6 @@ import java.nio.file.Paths;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -289,7 +288,7 @@ final class RollingRestart implements AutoCloseable {
 
                 assertNotNull(n.key() + " did not list its caches", l);
 
-                Set<String> known = new HashSet<>(Arrays.asList(l.fields[1].replaceAll("[\\[\\]]", "").split(",")));
+                Set<String> known = CacheChurn.listed(l);
 
                 for (String c : caches) {
                     if (!known.contains(c))
