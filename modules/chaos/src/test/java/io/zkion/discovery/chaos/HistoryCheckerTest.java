@@ -256,6 +256,11 @@ public class HistoryCheckerTest {
     }
     /** A and B survive; C (joined at 3, failed at 4) is s3.0, killed unless {@code stoppedGracefully}. */
     private static List<Violation> checkWithC(List<String> a, List<String> b, List<String> c, boolean stoppedGracefully) {
+        return checkerWithC(a, b, c, stoppedGracefully).check();
+    }
+
+    private static HistoryChecker checkerWithC(List<String> a, List<String> b, List<String> c,
+        boolean stoppedGracefully) {
         List<String> sent = new ArrayList<>(a);
 
         sent.add("125 SENT s1.0.1");
@@ -268,7 +273,28 @@ public class HistoryCheckerTest {
             cl.add("139 IGNITESTOP");
 
         return new HistoryChecker(List.of(new NodeHistory("s1.0", sent), new NodeHistory("s2.1", b),
-            new NodeHistory("s3.0", cl)), Set.of("s1.0", "s2.1"), Long.MAX_VALUE).check();
+            new NodeHistory("s3.0", cl)), Set.of("s1.0", "s2.1"), Long.MAX_VALUE);
+    }
+
+    /**
+     * A node of 0.1.0 does not wait at its stop for the coordinator to take what it queued: a send that returned just
+     * before reaches nobody (MixedReleaseTest, CI of 47addd2). Listed, not a violation, for the incarnations named;
+     * still one when some member delivered it (all or none), and for an incarnation not named.
+     */
+    @Test public void aSendLostByAnOlderReleasesStopIsListedAndAllOrNone() {
+        List<String> c = List.of("126 SENDING s3.0.7m", "127 SENT s3.0.7m");
+
+        HistoryChecker lossy = checkerWithC(good(A, 1), good(B, 2), c, true).lossyStops(Set.of("s3.0"));
+
+        assertEquals(List.of(), lossy.check());
+        assertEquals(List.of("s3.0.7m"), lossy.lostByOlderStops);
+
+        List<String> a = with(good(A, 1), "135 MSG 3 s3.0.7m " + C);
+
+        assertOne(Violation.MESSAGES, "s2.1 never delivered s3.0.7m",
+            checkerWithC(a, good(B, 2), c, true).lossyStops(Set.of("s3.0")).check());
+        assertOne(Violation.MESSAGES, "never delivered s3.0.7m",
+            checkerWithC(good(A, 1), good(B, 2), c, true).lossyStops(Set.of("s9.9")).check());
     }
 
     /**

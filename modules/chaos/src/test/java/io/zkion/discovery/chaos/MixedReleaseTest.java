@@ -37,6 +37,7 @@ public class MixedReleaseTest {
             Release old = old(run).with("-Dzkion.chaos.eventFormats=ion-1,jdk-zlib");
             Release now = Release.current(run.settings);
 
+            run.lossyStops(old);
             run.start(old, now);
             run.assertWriteFormat("ion-1", "with every server on " + OLD);
 
@@ -64,6 +65,7 @@ public class MixedReleaseTest {
             Release old = old(run);
             Release now = Release.current(run.settings);
 
+            run.lossyStops(old);
             run.start(now, old);
 
             List<String> order = run.restartOrder();

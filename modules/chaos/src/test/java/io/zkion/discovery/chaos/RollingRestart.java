@@ -42,6 +42,10 @@ final class RollingRestart implements AutoCloseable {
     private final Set<String> caches = new LinkedHashSet<>();
     private int seq;
     private long keysVerified;
+    /** Releases whose graceful stop may lose a send that returned just before it (0.1.0; see lossyStops). */
+    private final Set<Release> lossyStops = new HashSet<>();
+    /** The sends lost so, as the last check of the histories found them. */
+    private List<String> lostByOlderStops = List.of();
 
     RollingRestart(String name) throws Exception {
         this("mixed-release", name);
@@ -184,6 +188,14 @@ final class RollingRestart implements AutoCloseable {
         caches.add(name);
     }
 
+    /**
+     * Nodes of {@code r} do not wait at a graceful stop for the coordinator to take what they queued for it (0.1.0,
+     * fixed by ef29b80): a mutable message sent just before may then reach nobody, and the check lists it instead.
+     */
+    void lossyStops(Release r) {
+        lossyStops.add(r);
+    }
+
     /** @return The name of the server that coordinates now. */
     String coordinator() {
         return cluster.coordinator().name;
@@ -232,7 +244,7 @@ final class RollingRestart implements AutoCloseable {
         assertEquals("nodes that stopped cleanly at the end; see " + settings.runDir, SERVERS + 1, stopped.size());
         checkHistories(stopped, Long.MAX_VALUE);
 
-        return new Tally(histories(), keysVerified, caches.size());
+        return new Tally(histories(), keysVerified, caches.size(), lostByOlderStops);
     }
 
     /** Every node sends 3 custom messages, and a server of each release creates a cache. */
@@ -328,7 +340,12 @@ final class RollingRestart implements AutoCloseable {
     }
 
     private void checkHistories(Set<String> survivors, long cutoff) throws IOException {
-        List<Violation> found = new HistoryChecker(histories(), survivors, cutoff).check();
+        Set<String> lossy = cluster.everyIncarnation().stream().filter(n -> lossyStops.contains(n.release))
+            .map(NodeProcess::key).collect(Collectors.toSet());
+        HistoryChecker checker = new HistoryChecker(histories(), survivors, cutoff).lossyStops(lossy);
+        List<Violation> found = checker.check();
+
+        lostByOlderStops = checker.lostByOlderStops;
 
         assertTrue("histories disagree:\n" + found.stream().map(Violation::toString).collect(Collectors.joining("\n")),
             found.isEmpty());
@@ -377,8 +394,10 @@ final class RollingRestart implements AutoCloseable {
         final long messagesSent;
         final long deliveries;
         final int caches;
+        /** Sends of an older release's node lost at its stop, delivered nowhere (RollingRestart#lossyStops). */
+        final List<String> lostByOlderStops;
 
-        Tally(List<NodeHistory> all, long keysReadBack, int caches) {
+        Tally(List<NodeHistory> all, long keysReadBack, int caches, List<String> lostByOlderStops) {
             long puts = 0;
             long events = 0;
             long sent = 0;
@@ -403,12 +422,15 @@ final class RollingRestart implements AutoCloseable {
             this.messagesSent = sent;
             this.deliveries = delivered;
             this.caches = caches;
+            this.lostByOlderStops = lostByOlderStops;
         }
 
         @Override public String toString() {
             return "acknowledged puts " + acknowledgedPuts + ", read back " + keysReadBack + " (0 lost), failed puts "
                 + failedPuts + ", discovery events compared " + eventsCompared + ", custom messages sent " + messagesSent
-                + " and delivered " + deliveries + " times, caches created " + caches;
+                + " and delivered " + deliveries + " times, caches created " + caches
+                + (lostByOlderStops.isEmpty() ? "" : ", sends lost at an older release's stop (delivered nowhere) "
+                + lostByOlderStops);
         }
     }
 }
