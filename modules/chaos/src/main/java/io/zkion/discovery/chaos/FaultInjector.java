@@ -93,6 +93,9 @@ final class FaultInjector {
             case CUT_FROM_ZOOKEEPER:
                 net.cutFromZooKeeper(f, randomNode());
                 break;
+            case SLOW_LINK:
+                net.slowLink(f, randomNode(), rnd.nextBoolean());
+                break;
             case CUT_SERVERS: {
                 List<NodeProcess> servers = cluster.running(false);
 

@@ -31,7 +31,7 @@ final class NetLab implements AutoCloseable {
     static String unavailable() {
         installIptables();
 
-        for (String tool : new String[] {"ip", "iptables", "ss"}) {
+        for (String tool : new String[] {"ip", "iptables", "ss", "tc"}) {
             try {
                 run(10, "which", tool);
             }
@@ -48,6 +48,11 @@ final class NetLab implements AutoCloseable {
 
             try {
                 run(10, "ip", "netns", "exec", probe, "iptables", "-S", "INPUT");
+                // What slow() needs of the kernel: a token bucket, and iptables' random match.
+                run(10, "ip", "netns", "exec", probe, "tc", "qdisc", "add", "dev", "lo", "root", "tbf", "rate", "256kbit",
+                    "burst", "4kb", "latency", "100ms");
+                run(10, "ip", "netns", "exec", probe, "iptables", "-I", "INPUT", "-m", "statistic", "--mode", "random",
+                    "--probability", "0.05", "-j", "DROP");
             }
             finally {
                 quietly("ip", "netns", "del", probe);
@@ -56,7 +61,7 @@ final class NetLab implements AutoCloseable {
             return null;
         }
         catch (IOException e) {
-            return "cannot make a network namespace with iptables in it (running as " + System.getProperty("user.name")
+            return "cannot make a network namespace with iptables and a token bucket in it (running as " + System.getProperty("user.name")
                 + "): " + e.getMessage();
         }
     }
@@ -142,7 +147,7 @@ final class NetLab implements AutoCloseable {
             String ns = PREFIX + name;
             String addr = NET + (i++);
             String host = hostSide(name);
-            String inner = "zkl-" + name + "-n";
+            String inner = innerSide(name);
 
             if (host.length() > 15 || i > 250)
                 throw new IllegalArgumentException("No host for " + name + ": names up to 9 characters, 240 hosts");
@@ -198,10 +203,40 @@ final class NetLab implements AutoCloseable {
         inNs(name, "ss", "-K", "dst", HOST);
     }
 
-    /** Removes every cut of host {@code name}. */
+    /**
+     * Makes every link of host {@code name} slow both ways: a token bucket of {@code kbit} on each end of its veth (a
+     * queue of at most {@code queueMs} behind it, what comes on top dropped) and {@code lossPercent} of its packets
+     * dropped at random, so that TCP retransmits. A bandwidth and loss fault, not a fixed delay: netem is not in every
+     * kernel (not in this machine's).
+     */
+    void slow(String name, int kbit, int queueMs, int lossPercent) throws IOException {
+        String tbf = "root tbf rate " + kbit + "kbit burst 4kb latency " + queueMs + "ms";
+
+        inNs(name, concat(List.of("tc", "qdisc", "add", "dev", innerSide(name)), tbf.split(" ")));
+        run(10, concat(List.of("tc", "qdisc", "add", "dev", hostSide(name)), tbf.split(" ")));
+
+        String p = String.valueOf(lossPercent / 100.0);
+
+        inNs(name, "iptables", "-I", "INPUT", "-m", "statistic", "--mode", "random", "--probability", p, "-j", "DROP");
+        inNs(name, "iptables", "-I", "OUTPUT", "-m", "statistic", "--mode", "random", "--probability", p, "-j", "DROP");
+    }
+
+    /** Removes every cut and slow-down of host {@code name}. */
     void heal(String name) throws IOException {
         inNs(name, "iptables", "-F", "INPUT");
         inNs(name, "iptables", "-F", "OUTPUT");
+
+        // Only where slow() put one: deleting a root qdisc that is not there fails, and that is no fault.
+        quietly(concat(launcher(name), "tc", "qdisc", "del", "dev", innerSide(name), "root"));
+        quietly("tc", "qdisc", "del", "dev", hostSide(name), "root");
+    }
+
+    private static String[] concat(List<String> head, String... tail) {
+        List<String> all = new ArrayList<>(head);
+
+        all.addAll(Arrays.asList(tail));
+
+        return all.toArray(new String[0]);
     }
 
     private void drop(String name, String peer) throws IOException {
@@ -210,10 +245,7 @@ final class NetLab implements AutoCloseable {
     }
 
     private void inNs(String name, String... cmd) throws IOException {
-        List<String> all = new ArrayList<>(launcher(name));
-
-        all.addAll(Arrays.asList(cmd));
-        run(10, all.toArray(new String[0]));
+        run(10, concat(launcher(name), cmd));
     }
 
     @Override public void close() {
@@ -251,6 +283,11 @@ final class NetLab implements AutoCloseable {
         // The rule may be there more than once: iptables -D removes one a call, and fails when none is left.
         for (int i = 0; i < 10 && quietly("iptables", "-D", "FORWARD", "-i", BRIDGE, "-o", BRIDGE, "-j", "ACCEPT"); i++)
             ;
+    }
+
+    /** @return The name of {@code name}'s veth end in its namespace. */
+    private static String innerSide(String name) {
+        return "zkl-" + name + "-n";
     }
 
     /** @return The name of {@code name}'s veth end on the bridge. */

@@ -13,6 +13,14 @@ final class NetworkFaults {
     /** How long a split between two servers may take to a verdict: the wait for the peer, the round, a margin. */
     private final long verdictMs;
 
+    /** A slow link: a few times what a node here sends and receives at rest, with loss that TCP makes up for. */
+    static final int SLOW_KBIT = 256;
+    static final int SLOW_QUEUE_MS = 400;
+    static final int SLOW_LOSS_PERCENT = 5;
+    /** A very slow one: a quarter of the rate, twice the loss. */
+    static final int VERY_SLOW_KBIT = 64;
+    static final int VERY_SLOW_LOSS_PERCENT = 10;
+
     private final Cluster cluster;
     private final RunSettings settings;
     private final List<Violation> violations;
@@ -115,6 +123,57 @@ final class NetworkFaults {
             finally {
                 settings.lab.heal(b.name);
             }
+        }
+    }
+
+    /**
+     * Node {@code n}'s link made slow ({@link NetLab#slow}), or {@code very} slow, for two session timeouts, then healed. It may stay, which
+     * is what should happen: its ZooKeeper pings are small, and TCP retransmits what is dropped. It may also be
+     * removed, a server segmented and a client rejoining under a new id, but never left half alive; the note says
+     * which, and its calls may fail meanwhile.
+     */
+    void slowLink(Fault f, NodeProcess n, boolean very) throws Exception {
+        int kbit = very ? VERY_SLOW_KBIT : SLOW_KBIT;
+        int loss = very ? VERY_SLOW_LOSS_PERCENT : SLOW_LOSS_PERCENT;
+        String how = kbit + " kbit/s, " + loss + " % lost, for ";
+        long held = 2L * settings.sessionTimeout;
+        NodeStatus before = n.status();
+
+        f.target = n.key() + (n.client ? " (client)" : " (server)");
+
+        if (!n.client)
+            cluster.expectDown(n.name);
+
+        f.injectedAt = System.currentTimeMillis();
+
+        try {
+            settings.lab.slow(n.name, kbit, SLOW_QUEUE_MS, loss);
+
+            long end = f.injectedAt + held;
+
+            while (n.alive() && System.currentTimeMillis() < end)
+                Thread.sleep(250);
+        }
+        finally {
+            settings.lab.heal(n.name);
+        }
+
+        NodeStatus now = n.status();
+
+        if (!n.alive()) {
+            // A client that exits is an unplanned exit already (Cluster); a server must have been segmented.
+            f.note = "removed after " + (System.currentTimeMillis() - f.injectedAt) + " ms; " + how + held + " ms";
+
+            if (!n.client && n.exitCode() != ChaosNode.EXIT_SEGMENTED)
+                halfAlive(n, "exited " + n.exitCode() + " on a slow link, not as segmented");
+        }
+        else if (before != null && now != null && !now.id.equals(before.id))
+            f.note = "rejoined under a new id; " + how + held + " ms";
+        else {
+            f.note = "kept; " + how + held + " ms";
+
+            if (!n.client)
+                cluster.expectUp(n.name);
         }
     }
 
