@@ -355,7 +355,21 @@ public final class ChaosRun {
         return t;
     }
 
-    private static void progress(String s) {
-        System.out.println("[chaos " + java.time.LocalTime.now().withNano(0) + "] " + s);
+    /**
+     * Prints {@code s}, and appends it to the run directory's {@code progress.log}: surefire hands the test's output
+     * on only when the test ends, and a long run is followed from that file.
+     */
+    private void progress(String s) {
+        String line = "[chaos " + java.time.LocalTime.now().withNano(0) + "] " + s;
+
+        System.out.println(line);
+
+        try {
+            Files.writeString(settings.runDir.resolve("progress.log"), line + System.lineSeparator(),
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+        }
+        catch (IOException e) {
+            System.out.println("[chaos] cannot append to progress.log: " + e.getMessage());
+        }
     }
 }
