@@ -356,8 +356,8 @@ public final class ChaosRun {
     }
 
     /**
-     * Prints {@code s}, and appends it to the run directory's {@code progress.log}: surefire hands the test's output
-     * on only when the test ends, and a long run is followed from that file.
+     * Prints {@code s}, and appends it to the run directory's {@code progress.txt} (not a .log: every *.log there is
+     * read as a node's history). Surefire hands the test's output on only when it ends; a long run is followed there.
      */
     private void progress(String s) {
         String line = "[chaos " + java.time.LocalTime.now().withNano(0) + "] " + s;
@@ -365,11 +365,11 @@ public final class ChaosRun {
         System.out.println(line);
 
         try {
-            Files.writeString(settings.runDir.resolve("progress.log"), line + System.lineSeparator(),
+            Files.writeString(settings.runDir.resolve("progress.txt"), line + System.lineSeparator(),
                 java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         }
         catch (IOException e) {
-            System.out.println("[chaos] cannot append to progress.log: " + e.getMessage());
+            System.out.println("[chaos] cannot append to progress.txt: " + e.getMessage());
         }
     }
 }
