@@ -101,7 +101,7 @@ public class DecoderFuzzTest {
     }
 
     /** Cycles through truncation, bit flips, random bytes and random bytes behind a valid header. */
-    static byte[] mutate(byte[] good, Random rnd, int i) {
+    public static byte[] mutate(byte[] good, Random rnd, int i) {
         switch (i % 4) {
             case 0:
                 return Arrays.copyOf(good, rnd.nextInt(good.length));

@@ -236,8 +236,9 @@ public final class ZkStore {
     }
 
     private byte[] assemble(String path, PartsManifest m) throws Exception {
-        byte[] out = new byte[m.totalSize];
-        int pos = 0;
+        // Sized by the parts read, not by the manifest: a corrupt one may declare 2 GB over a few bytes of parts.
+        List<byte[]> parts = new ArrayList<>();
+        long pos = 0;
 
         for (int k = 0; k < m.count; k++) {
             byte[] part;
@@ -250,15 +251,24 @@ public final class ZkStore {
                     + m.partPath(paths, k) + ") is missing");
             }
 
-            if (pos + part.length > out.length)
+            pos += part.length;
+
+            if (pos > m.totalSize)
                 throw new ZkDataException(path + ": its parts add up to more than the " + m.totalSize + " bytes it declares");
 
-            System.arraycopy(part, 0, out, pos, part.length);
-            pos += part.length;
+            parts.add(part);
         }
 
-        if (pos != out.length)
+        if (pos != m.totalSize)
             throw new ZkDataException(path + ": its parts add up to " + pos + " bytes, it declares " + m.totalSize);
+
+        byte[] out = new byte[m.totalSize];
+        int at = 0;
+
+        for (byte[] part : parts) {
+            System.arraycopy(part, 0, out, at, part.length);
+            at += part.length;
+        }
 
         CRC32 crc = new CRC32();
 

@@ -25,7 +25,7 @@ public class ControlFixturesTest {
         for (Map.Entry<String, Object> e : ControlFixtures.records().entrySet()) {
             byte[] data = read(ControlFixtures.DIR + e.getKey() + ".zkc");
 
-            assertEquals(e.getKey(), describe(e.getValue()), describe(decode(e.getValue(), data, e.getKey())));
+            assertEquals(e.getKey(), describe(e.getValue()), describe(decode(codec, e.getValue(), data, e.getKey())));
         }
     }
 
@@ -38,7 +38,8 @@ public class ControlFixturesTest {
         }
     }
 
-    private Object decode(Object like, byte[] data, String what) {
+    /** @return {@code data} decoded as the kind of record {@code like} is. */
+    static Object decode(ControlCodec codec, Object like, byte[] data, String what) {
         if (like instanceof ClusterState)
             return codec.decodeState(data, what);
         if (like instanceof GateState)
@@ -56,7 +57,7 @@ public class ControlFixturesTest {
     }
 
     /** @return Every field of a control record, for comparison: the records have no equals of their own. */
-    private static String describe(Object rec) {
+    static String describe(Object rec) {
         if (rec instanceof ClusterState) {
             ClusterState s = (ClusterState)rec;
 
