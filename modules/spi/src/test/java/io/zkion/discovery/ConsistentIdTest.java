@@ -3,6 +3,7 @@ package io.zkion.discovery;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import io.zkion.discovery.coordinator.Coordinator;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.apache.ignite.configuration.IgniteConfiguration;
@@ -64,6 +65,55 @@ public class ConsistentIdTest extends ZkIonTestSupport {
 
         assertEquals(consistentId, s2again.cluster().localNode().consistentId());
         assertEquals(2, s1.cluster().nodes().size());
+    }
+
+    /**
+     * Two servers fail at once, and one entry holds only one departure (as it holds 256): the other failure waits for
+     * the next step. One of them, restarted at once with the same consistent id, asks to join in the first step. Its
+     * join waits for its old self's NODE_FAILED; taken in that step it was refused as sharing the consistent id of a
+     * member (a review's finding: only stopping nodes held joins back, not failures left for the next step).
+     */
+    @Test(timeout = 120_000) public void aNodeRestartedAtOnceJoinsAfterFailuresLeftForTheNextStep() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start(config("s2", false).setConsistentId("s2"));
+        Ignite s3 = start(config("s3", false).setConsistentId("s3"));
+        CountDownLatch requested = new CountDownLatch(1);
+        CompletableFuture<Ignite> again;
+
+        Coordinator.maxDeparturesForTest(1);
+
+        try {
+            try (AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest()) {
+                // Both sessions end on the server: each node is segmented and stops; s1 sees both gone at once.
+                spiOf(s2).engine().expireSessionOnServerForTest();
+                spiOf(s3).engine().expireSessionOnServerForTest();
+                await("s2 and s3 stopped", 30_000, () -> stopped(s2) && stopped(s3));
+                nodes.remove(s2);
+                nodes.remove(s3);
+
+                // The one whose failure comes second in s1's step (members in join order) starts again.
+                IgniteConfiguration cfg = config("s3", false).setConsistentId("s3");
+
+                ((ZkIonDiscoverySpi)cfg.getDiscoverySpi()).setAfterJoinRequestForTest(requested::countDown);
+                again = CompletableFuture.supplyAsync(() -> start(cfg));
+
+                assertTrue("the restarted node asked to join", requested.await(30, TimeUnit.SECONDS));
+            }
+
+            Ignite s3again = again.get(60, TimeUnit.SECONDS);
+
+            assertEquals("s3", s3again.cluster().localNode().consistentId());
+            assertEquals(2, s1.cluster().nodes().size());
+        }
+        finally {
+            Coordinator.maxDeparturesForTest(0);
+        }
+    }
+
+    private static boolean stopped(Ignite n) {
+        return Ignition.state(n.name()) == org.apache.ignite.IgniteState.STOPPED
+            || Ignition.state(n.name()) == org.apache.ignite.IgniteState.STOPPED_ON_SEGMENTATION
+            || Ignition.state(n.name()) == org.apache.ignite.IgniteState.STOPPED_ON_FAILURE;
     }
 
     /** A communication SPI of another class names its port attribute after that class. */

@@ -111,9 +111,9 @@ public final class Coordinator implements AutoCloseable {
         departures.logLeaves(customs.step(departures.leaversWaiting(), !draining, departures.leavers()));
 
         // Joins wait for the log's new epoch, and for a round's verdict. They come after the departures, and wait for
-        // those still waiting on their queue: a node restarted at once has the consistent id of its stopping self,
-        // and Ignite refuses a joiner that shares one with a node still in the topology.
-        if (!draining && !task.holdsJoins() && !departures.leaversPending())
+        // those not logged yet (a stopping node waiting on its queue, failures past one entry): a node restarted at
+        // once has the consistent id of its old self, and Ignite refuses a joiner that shares one with a member.
+        if (!draining && !task.holdsJoins() && !departures.pending())
             joins.step(aliveNow, departures.leaving());
 
         trimmer.step(aliveNow);
@@ -140,6 +140,15 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /** Closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */
+    /**
+     * Lowers how many departures one entry holds, for the coordinators of this JVM (0 restores it): a step then leaves
+     * failures for the next, as one with more than 256 does.
+     */
+    @TestSeam
+    public static void maxDeparturesForTest(int max) {
+        Departures.maxDeparturesForTest(max);
+    }
+
     @TestSeam
     public void closeAliveCacheForTest() {
         alive.close();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
+import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
@@ -26,6 +27,9 @@ final class Departures implements AutoCloseable {
      * events.
      */
     private static final int MAX_DEPARTURES = 256;
+
+    /** {@link #MAX_DEPARTURES}, unless a test lowered it to make a step leave departures for the next. */
+    private static volatile int maxDepartures = MAX_DEPARTURES;
 
     private final ZkStore store;
     private final ZkPaths paths;
@@ -46,6 +50,8 @@ final class Departures implements AutoCloseable {
 
     /** Of this step: the nodes stopping, whose NODE_LEFT waits for the queue to be listed, and alive/ as listed. */
     private final List<UUID> leavers = new ArrayList<>();
+    /** Whether failures of this step did not fit in its entry: they are logged next step, before any join. */
+    private boolean failuresPending;
     private Map<UUID, ChildData> aliveNow = new HashMap<>();
 
     /** Starts the watch on left/. */
@@ -121,7 +127,13 @@ final class Departures implements AutoCloseable {
             (left ? leavers : failed).add(n.id());
         }
 
-        log(failed, false);
+        failuresPending = log(failed, false) < failed.size();
+    }
+
+    /** Sets how many departures one entry holds for the coordinators of this JVM; 0 restores the default. */
+    @TestSeam
+    static void maxDeparturesForTest(int max) {
+        maxDepartures = max > 0 ? max : MAX_DEPARTURES;
     }
 
     /** @return Whether nodes that are stopping wait for {@link #logLeaves}: the queue must be listed first. */
@@ -153,9 +165,12 @@ final class Departures implements AutoCloseable {
         leavers.removeAll(out.subList(0, log(out, true)));
     }
 
-    /** @return Whether nodes of this step that are stopping are still in the topology, their NODE_LEFT not logged. */
-    boolean leaversPending() {
-        return !leavers.isEmpty();
+    /**
+     * @return Whether departures of this step are not logged yet: nodes stopping that wait for their queue, or
+     *      failures past what one entry holds. Either is still in the topology, and a joiner may share its consistent id.
+     */
+    boolean pending() {
+        return !leavers.isEmpty() || failuresPending;
     }
 
     /** @return How many of {@code ids} were logged: the first ones, up to what one entry holds. */
@@ -167,7 +182,7 @@ final class Departures implements AutoCloseable {
 
         for (UUID id : ids) {
             // An entry holds fewer than EventIds.PER_ENTRY events, and one multi has a size bound: the rest go next step.
-            if (events.size() >= MAX_DEPARTURES) {
+            if (events.size() >= maxDepartures) {
                 trigger.run();
                 break;
             }
