@@ -1,8 +1,12 @@
 package io.zkion.discovery;
 
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.zkion.discovery.zk.ZkFaults;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.junit.Test;
@@ -90,6 +94,40 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
             }, "release-coordinator").start();
         });
 
+        assertTwoThenThree(s1, s2, 4);
+    }
+
+    /**
+     * The joiner's session ends after the coordinator accepted its join, while it reads the members' data znodes:
+     * Curator carries the reads over into a new session, which has no alive znode, and the coordinator fails the node
+     * once it sees that. The joiner asks again and joins as a new member (order 4). It used to start on the answer in
+     * the new session, and was failed out right after (a review's finding).
+     */
+    @Test(timeout = 120_000) public void aSessionThatEndsWhileTheJoinerReadsTheMembersDataJoinsAgain() throws Exception {
+        Ignite s1 = start("s1");
+        ZkIonDiscoverySpi spi = spi().setJoinTimeout(30_000);
+        AtomicBoolean expired = new AtomicBoolean();
+
+        spi.setZkFaultsForTest(new ZkFaults() {
+            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
+                return false;
+            }
+
+            @Override public void readSent(String path) {
+                if (expired.compareAndSet(false, true)) {
+                    try {
+                        spi.engine().expireSessionOnServerForTest();
+                    }
+                    catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                }
+            }
+        });
+
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi));
+
+        assertTrue("the session ended during the reads", expired.get());
         assertTwoThenThree(s1, s2, 4);
     }
 

@@ -157,7 +157,7 @@ final class Founder {
                 store.deleteQuietly(path);
         }
 
-        Member m = members.create(state);
+        Member m = members.create(state, store.sessionId());
         Map<Long, Predecoded> pre = new HashMap<>();
 
         pre.put(0L, new Predecoded(null, false, true));

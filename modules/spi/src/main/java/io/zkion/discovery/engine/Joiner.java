@@ -99,7 +99,8 @@ final class Joiner {
      * custom messages while it handles that notification, so the engine must count as joined already.
      */
     interface MemberFactory {
-        Member create(ClusterState state);
+        /** @param session The ZooKeeper session the node's alive znode belongs to: the one it is a member in. */
+        Member create(ClusterState state, long session);
     }
 
     /** Joins; the member this node continues as is handed to {@code members} on the way. */
@@ -212,8 +213,16 @@ final class Joiner {
             JoinResult r = answer == null ? null : codec.decodeJoinResult(answer.data, paths.joined(id));
 
             if (r != null && (requested || !r.ok())) {
-                answered(r, members);
-                return;
+                try {
+                    answered(r, members);
+                    return;
+                }
+                catch (SessionEndedInJoin e) {
+                    // As with an answer for a session gone: the request went with it, and is written again below.
+                    log.warning("This node's ZooKeeper session ended after the coordinator accepted its join, while"
+                        + " it read the members' data: asking again [node=" + id + ']');
+                    continue;
+                }
             }
 
             if (r != null) {
@@ -284,6 +293,13 @@ final class Joiner {
         return objects.marshal(new HashMap<>(bag.joiningNodeData()));
     }
 
+    /** The session a join was accepted in ended while the joiner read what it needs: it asks again. */
+    private static final class SessionEndedInJoin extends Exception {
+        SessionEndedInJoin() {
+            super(null, null, false, false);
+        }
+    }
+
     private void answered(JoinResult r, MemberFactory members) throws Exception {
         UUID id = local.id();
 
@@ -330,6 +346,14 @@ final class Joiner {
             records.put(rec.id(), rec.encode());
         }
 
+        // Admitted, and its members' data read (up to three session timeouts of silence each): the session the request
+        // was made in must still be this client's. Curator carries reads over into a new session, which has no alive
+        // znode, and the coordinator fails this node once it sees that. Checked before Ignite gets the cluster's data.
+        long session = store.ephemeralOwner(paths.alive(id));
+
+        if (session == 0 || session != store.sessionId())
+            throw new SessionEndedInJoin();
+
         Topology top = Topology.of(r.state.topVer, nodes, records);
         Map<Integer, Serializable> common = objects.unmarshal(r.commonData, paths.joined(id) + " common data");
         DiscoveryDataBag bag = new DiscoveryDataBag(id, local.isClient());
@@ -337,7 +361,7 @@ final class Joiner {
         bag.commonData(common);
         host.exchange().onExchange(bag);
 
-        Member m = members.create(r.state);
+        Member m = members.create(r.state, session);
 
         m.deliveredBeforeJoin(r.recentMessages, paths.joined(id));
 

@@ -49,14 +49,15 @@ final class Membership {
      * Makes the member a join hands over to, and moves the node to JOINED. The member is published first, so that
      * whoever sees JOINED finds it; a stop that came first wins, and the join fails.
      */
-    Member adopt(ClusterState joined) {
+    Member adopt(ClusterState joined, long session) {
         Member m = new Member(ctx.store(), ctx.formats(), ctx.codec(), ctx.objects(),
             new NodeDataReader(ctx.store(), ctx.codec()), ctx.notifier(), ctx.host(), ctx.metrics(), ctx.local());
         Member prevMember = member;
         ClusterState prevState = joinedState;
         long prevSession = sessionId;
 
-        sessionId = currentSession();
+        // The session it joined in, not the current one: a session that ended meanwhile is one lost (SessionLoss).
+        sessionId = session;
 
         member = m;
         joinedState = joined;

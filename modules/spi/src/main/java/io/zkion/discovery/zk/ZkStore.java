@@ -452,9 +452,21 @@ public final class ZkStore {
      *      not in a session since ended.
      */
     public boolean ownEphemeral(String path) throws Exception {
+        long owner = ephemeralOwner(path);
+
+        return owner != 0 && owner == sessionId();
+    }
+
+    /** @return The session that owns ephemeral {@code path}; 0 when it is gone (or not ephemeral). */
+    public long ephemeralOwner(String path) throws Exception {
         Stat s = client.checkExists().forPath(path);
 
-        return s != null && s.getEphemeralOwner() == client.getZookeeperClient().getZooKeeper().getSessionId();
+        return s == null ? 0 : s.getEphemeralOwner();
+    }
+
+    /** @return This client's ZooKeeper session now. */
+    public long sessionId() throws Exception {
+        return client.getZookeeperClient().getZooKeeper().getSessionId();
     }
 
     public void setData(String path, byte[] data) throws Exception {
