@@ -3,6 +3,7 @@ package io.zkion.discovery.zk;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -49,8 +50,8 @@ final class WindowedReads {
 
     /**
      * @return The data of each of {@code paths} that exists.
-     * @throws KeeperException With the first path's name, OPERATIONTIMEOUT if no reply came for the silence this was
-     *      made with; with the failed one's, any error but NONODE.
+     * @throws KeeperException OPERATIONTIMEOUT with the name of the oldest read still unanswered, if no reply came for
+     *      the silence this was made with; with the failed one's, any error but NONODE.
      */
     Map<String, byte[]> read(Collection<String> paths) throws Exception {
         Map<String, byte[]> raw = new ConcurrentHashMap<>();
@@ -59,15 +60,20 @@ final class WindowedReads {
         Semaphore window = new Semaphore(WINDOW);
         AtomicLong lastReply = new AtomicLong(System.nanoTime());
         long bound = TimeUnit.MILLISECONDS.toNanos(silenceMs);
-        String first = paths.isEmpty() ? null : paths.iterator().next();
+        // The reads still waiting for a reply, by when each was sent: a timeout names the oldest of them.
+        ConcurrentSkipListMap<Integer, String> waiting = new ConcurrentSkipListMap<>();
+        int sent = 0;
 
         for (String p : paths) {
             if (!failed.isEmpty())
                 break; // It throws anyway: no more requests to a connection that fails them.
 
             if (!window.tryAcquire(Math.max(0, left(lastReply, bound)), TimeUnit.NANOSECONDS))
-                throw KeeperException.create(KeeperException.Code.OPERATIONTIMEOUT, first);
+                throw KeeperException.create(KeeperException.Code.OPERATIONTIMEOUT, oldest(waiting, p));
 
+            int seq = sent++;
+
+            waiting.put(seq, p);
             faults.readSent(p);
             client.getData().inBackground((c, e) -> {
                 try {
@@ -81,6 +87,7 @@ final class WindowedReads {
                         failed.put(p, code);
                 }
                 finally {
+                    waiting.remove(seq); // Handled, not only arrived: the silence counts until then.
                     lastReply.set(System.nanoTime());
                     window.release();
                     done.countDown();
@@ -90,13 +97,20 @@ final class WindowedReads {
 
         while (failed.isEmpty() && !done.await(Math.min(left(lastReply, bound), FAILURE_CHECK_NS), TimeUnit.NANOSECONDS)) {
             if (left(lastReply, bound) <= 0)
-                throw KeeperException.create(KeeperException.Code.OPERATIONTIMEOUT, first);
+                throw KeeperException.create(KeeperException.Code.OPERATIONTIMEOUT, oldest(waiting, null));
         }
 
         for (Map.Entry<String, KeeperException.Code> f : failed.entrySet())
             throw KeeperException.create(f.getValue(), f.getKey());
 
         return raw;
+    }
+
+    /** @return The oldest read still unanswered; {@code otherwise} if a reply just came for the last. */
+    private static String oldest(ConcurrentSkipListMap<Integer, String> waiting, String otherwise) {
+        Map.Entry<Integer, String> e = waiting.firstEntry();
+
+        return e == null ? otherwise : e.getValue();
     }
 
     /** @return Nanoseconds left before the silence since the last reply reaches {@code bound}. */

@@ -94,6 +94,31 @@ public class WindowedReadsTest {
         }
     }
 
+    /** The first read answered, the second silent past the bound: the timeout names the second, still waiting. */
+    @Test(timeout = 60_000) public void theTimeoutNamesTheOldestReadStillWaiting() throws Exception {
+        try (TestingServer zk = new TestingServer(true); CuratorFramework c = client(zk)) {
+            List<String> paths = plant(c);
+            WindowedReads reads = new WindowedReads(c, new ZkFaults() {
+                @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
+                    return false;
+                }
+
+                @Override public void readReplied(String path) {
+                    if (path.equals(paths.get(1)))
+                        sleep(SILENCE_MS + 2_000);
+                }
+            }, SILENCE_MS);
+
+            try {
+                reads.read(paths);
+                fail("read through a silence of a whole session");
+            }
+            catch (KeeperException.OperationTimeoutException e) {
+                assertEquals(paths.get(1), e.getPath());
+            }
+        }
+    }
+
     private static CuratorFramework client(TestingServer zk) {
         CuratorFramework c = CuratorFrameworkFactory.builder().connectString(zk.getConnectString())
             .retryPolicy(new RetryOneTime(100)).build();
