@@ -244,6 +244,12 @@ public final class ChaosRun {
 
         cluster.replace(c.name, c.release);
         clientRestarts++;
+
+        // Joined again before the fault: a fault aimed at a node still starting tests its start, not the fault (a
+        // client cut from ZooKeeper before it had connected failed its start, as it should, and the run counted that).
+        if (!cluster.awaitSettled(settings.recoveryTimeoutMs, () -> true))
+            violations.add(new Violation(Violation.RECOVERY, "the cluster did not settle within "
+                + settings.recoveryTimeoutMs + " ms after client " + c.name + " restarted"));
     }
 
     /** The first faults take every kind once, in a random order, so even a short run has each; then at random. */
