@@ -69,33 +69,16 @@ public class WindowedReadsTest {
 
     /** Silence for longer than the bound: the read gives up, naming a znode, and does not hang. */
     @Test(timeout = 60_000) public void silenceForASessionTimesOut() throws Exception {
-        try (TestingServer zk = new TestingServer(true); CuratorFramework c = client(zk)) {
-            List<String> paths = plant(c);
-            WindowedReads reads = new WindowedReads(c, new ZkFaults() {
-                @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
-                    return false;
-                }
-
-                private final java.util.concurrent.atomic.AtomicBoolean held = new java.util.concurrent.atomic.AtomicBoolean();
-
-                @Override public void readReplied(String path) {
-                    if (held.compareAndSet(false, true))
-                        sleep(SILENCE_MS + 2_000); // The first reply, past the bound.
-                }
-            }, SILENCE_MS);
-
-            try {
-                reads.read(paths);
-                fail("read through a silence of a whole session");
-            }
-            catch (KeeperException.OperationTimeoutException e) {
-                assertEquals(paths.get(0), e.getPath());
-            }
-        }
+        assertTimesOutNaming(0);
     }
 
     /** The first read answered, the second silent past the bound: the timeout names the second, still waiting. */
     @Test(timeout = 60_000) public void theTimeoutNamesTheOldestReadStillWaiting() throws Exception {
+        assertTimesOutNaming(1);
+    }
+
+    /** The reply to read {@code silent} comes past the bound: the read fails, naming that znode. */
+    private static void assertTimesOutNaming(int silent) throws Exception {
         try (TestingServer zk = new TestingServer(true); CuratorFramework c = client(zk)) {
             List<String> paths = plant(c);
             WindowedReads reads = new WindowedReads(c, new ZkFaults() {
@@ -104,7 +87,7 @@ public class WindowedReadsTest {
                 }
 
                 @Override public void readReplied(String path) {
-                    if (path.equals(paths.get(1)))
+                    if (path.equals(paths.get(silent)))
                         sleep(SILENCE_MS + 2_000);
                 }
             }, SILENCE_MS);
@@ -114,7 +97,7 @@ public class WindowedReadsTest {
                 fail("read through a silence of a whole session");
             }
             catch (KeeperException.OperationTimeoutException e) {
-                assertEquals(paths.get(1), e.getPath());
+                assertEquals(paths.get(silent), e.getPath());
             }
         }
     }
