@@ -65,7 +65,8 @@ final class ChaosReport {
             .append(", \"servers\": ").append(settings.servers).append(", \"clients\": ").append(settings.clients)
             .append(", \"zookeeperServers\": ").append(ZkEnsemble.SIZE).append(", \"sessionTimeoutMs\": ")
             .append(settings.sessionTimeout).append(", \"rollLogAt\": ").append(settings.rollLogAt)
-            .append(", \"kinds\": \"").append(settings.kinds).append("\"},\n");
+            .append(", \"kinds\": \"").append(settings.kinds).append("\", \"atomicity\": \"").append(settings.atomicity)
+            .append("\", \"commit\": \"").append(settings.commit).append("\"},\n");
         sb.append("  \"faultsInjected\": ").append(faults.size()).append(",\n");
         sb.append("  \"faultsByKind\": {");
 
@@ -125,9 +126,10 @@ final class ChaosReport {
         StringBuilder sb = new StringBuilder("# Chaos run\n\n");
 
         sb.append(String.format("%d faults on %d servers and %d clients (separate JVMs) over a ZooKeeper ensemble of %d "
-                + "processes; session timeout %d ms; the log rolls over past %d entries; seed %d; %.1f minutes in all.%n%n",
+                + "processes; session timeout %d ms; the log rolls over past %d entries; seed %d; workload cache %s; "
+                + "commit %s; %.1f minutes in all.%n%n",
             faults.size(), settings.servers, settings.clients, ZkEnsemble.SIZE, settings.sessionTimeout,
-            settings.rollLogAt, settings.seed, durationMs / 60_000.0));
+            settings.rollLogAt, settings.seed, settings.atomicity, settings.commit, durationMs / 60_000.0));
         sb.append("**Violations: ").append(violations.size()).append("** (target 0).\n\n");
         sb.append("Recovery: from the fault (for a pause, from SIGCONT) until every node runs again and reports one "
             + "topology version with all servers and clients in it, every partition has both owners, and every "

@@ -50,7 +50,7 @@ final class NodeConfig {
 
         CacheConfiguration<String, String> cache = new CacheConfiguration<String, String>(CACHE)
             .setBackups(1)
-            .setAtomicityMode(CacheAtomicityMode.ATOMIC)
+            .setAtomicityMode(CacheAtomicityMode.valueOf(System.getProperty("zkion.chaos.atomicity", "TRANSACTIONAL")))
             .setWriteSynchronizationMode(CacheWriteSynchronizationMode.FULL_SYNC)
             .setAffinity(new RendezvousAffinityFunction(false, PARTITIONS));
 

@@ -70,6 +70,7 @@ final class NodeProcess {
         cmd.add("-DIGNITE_NO_ASCII=true");
         cmd.add("-Dzkion.chaos.sessionTimeout=" + s.sessionTimeout);
         cmd.add("-Dzkion.chaos.rollLogAt=" + s.rollLogAt);
+        cmd.add("-Dzkion.chaos.atomicity=" + s.atomicity);
 
         if (ownHost)
             cmd.add("-D" + NodeConfig.HOST_PROPERTY + '=' + s.lab.address(name));
