@@ -139,7 +139,6 @@ public final class Coordinator implements AutoCloseable {
         task.markDirty();
     }
 
-    /** Closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */
     /**
      * Lowers how many departures one entry holds, for the coordinators of this JVM (0 restores it): a step then leaves
      * failures for the next, as one with more than 256 does.
@@ -149,6 +148,7 @@ public final class Coordinator implements AutoCloseable {
         Departures.maxDeparturesForTest(max);
     }
 
+    /** Closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */
     @TestSeam
     public void closeAliveCacheForTest() {
         alive.close();
