@@ -3,6 +3,9 @@ package io.zkion.discovery;
 import io.zkion.discovery.CustomMessageTest.Mutable;
 import io.zkion.discovery.CustomMessageTest.MutableAck;
 import io.zkion.discovery.CustomMessageTest.Ping;
+import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.codec.zip.StreamingZip;
+import io.zkion.discovery.coordinator.Coordinator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +35,8 @@ import static org.junit.Assert.assertTrue;
 public class SendThenStopTest extends ZkIonTestSupport {
     /** Per node: what it delivered, as "ping tag@topVer", "mutable@topVer", "ack@topVer", "LEFT id@topVer", "FAILED ...". */
     private final Map<String, List<String>> seen = new ConcurrentHashMap<>();
+
+    private final ControlCodec codec = new ControlCodec(StreamingZip.defaults());
 
     /**
      * The sender's messages wait in the coordinator's queue (a mutable one goes there, and the sender's later ones
@@ -101,6 +106,55 @@ public class SendThenStopTest extends ZkIonTestSupport {
             await(n.name() + " saw s1 leave", 30_000, () -> left(n.name(), id1) > 0);
             assertDeliveredBefore(n.name(), List.of("ping q1"), left(n.name(), id1));
             assertEquals(n.name() + ": " + seen.get(n.name()), 0, count(n.name(), "mutable@"));
+        }
+    }
+
+    /**
+     * A log rollover's drain holds the coordinator's queue until every member acked what the log holds. A node that
+     * stops with a mutable message in that queue still reads and acks while it waits, so the drain ends and its message
+     * is delivered everywhere before its NODE_LEFT. It used to read nothing once stopping: the drain waited for it
+     * until its 10 s wait ran out, and its mutable message was then dropped with its departure (the chaos run's lost
+     * {@code c2.225.3m}).
+     */
+    @Test(timeout = 120_000) public void aStopDuringALogRolloversDrainHasItsQueueTaken() throws Exception {
+        Coordinator.rollLogAtForTest(Long.MAX_VALUE); // No drain until the test starts one.
+
+        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            zkc.start();
+
+            Ignite s1 = start("s1");
+            Ignite s2 = start("s2");
+            Ignite c1 = startClient("c1");
+
+            listen(s1, s2, c1);
+
+            UUID id2 = s2.cluster().localNode().id();
+            CompletableFuture<Void> stop;
+
+            // s2 reads nothing meanwhile: the drain the next entry starts waits for its ack.
+            try (AutoCloseable held = spiOf(s2).engine().holdDiscoveryForTest()) {
+                Coordinator.rollLogAtForTest(1);
+                send(c1, new Ping("due"));
+
+                await("the coordinator drains the log, its gate closed", 30_000, () -> !gateOpen(zkc));
+
+                send(s2, new Mutable()); // To the coordinator's queue, held by the drain.
+                send(s2, new Ping("after"));
+
+                stop = CompletableFuture.runAsync(() -> Ignition.stop(s2.name(), true));
+
+                Thread.sleep(500); // The stop is under way, its node waiting for the coordinator.
+            }
+
+            stop.get(30, TimeUnit.SECONDS);
+
+            for (Ignite n : List.of(s1, c1)) {
+                await(n.name() + " saw s2 leave", 30_000, () -> left(n.name(), id2) > 0);
+                assertDeliveredBefore(n.name(), List.of("mutable", "ping after"), left(n.name(), id2));
+            }
+        }
+        finally {
+            Coordinator.rollLogAtForTest(0);
         }
     }
 
@@ -269,6 +323,15 @@ public class SendThenStopTest extends ZkIonTestSupport {
         }
 
         return 0;
+    }
+
+    private boolean gateOpen(CuratorFramework c) {
+        try {
+            return codec.decodeGate(c.getData().forPath(root + "/gate"), "gate").open;
+        }
+        catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     private static boolean exists(CuratorFramework c, String path) {

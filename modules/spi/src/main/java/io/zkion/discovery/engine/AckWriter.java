@@ -2,7 +2,6 @@ package io.zkion.discovery.engine;
 
 import io.zkion.discovery.config.BuildInfo;
 import io.zkion.discovery.coordinator.Coordinator;
-import io.zkion.discovery.engine.NodeEngine.State;
 import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.internal.AliveRecord;
 import io.zkion.discovery.member.Applied;
@@ -91,7 +90,7 @@ final class AckWriter {
 
     private void delayedAck() {
         try {
-            if (lifecycle.is(State.JOINED) && membership.member().lastEventId() > ackWritten)
+            if (lifecycle.reads() && membership.member().lastEventId() > ackWritten)
                 writeAck(membership.member().lastEventId());
         }
         catch (Exception e) {

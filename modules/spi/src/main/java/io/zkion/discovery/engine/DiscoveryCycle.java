@@ -54,7 +54,7 @@ final class DiscoveryCycle {
 
     void run() {
         // While ZooKeeper is out, nothing can be read or written: the reconnection runs the next cycle.
-        if (!lifecycle.is(State.JOINED) || outage.active())
+        if (!lifecycle.reads() || outage.active())
             return;
 
         try {
@@ -82,6 +82,12 @@ final class DiscoveryCycle {
 
             if (member.excluded()) {
                 sessionLoss.onExcluded();
+                return;
+            }
+
+            // A stop waiting on its queue reads and acks, and takes no role: it leaves as soon as the queue is taken.
+            if (lifecycle.is(State.LEAVING)) {
+                acks.ack(applied);
                 return;
             }
 
@@ -116,7 +122,7 @@ final class DiscoveryCycle {
             sessionLoss.segmented();
         }
         catch (Exception e) {
-            if (lifecycle.is(State.JOINED) && !outage.active()) {
+            if (lifecycle.reads() && !outage.active()) {
                 log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
                 watch.markAllDirty();
                 loop.triggerAfter(200);

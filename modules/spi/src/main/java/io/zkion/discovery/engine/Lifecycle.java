@@ -9,9 +9,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * did. A stop always wins: once STOPPED, no transition leads anywhere else.
  * <pre>
  * NEW --startJoining--> JOINING --joined--> JOINED --disconnected--> DISCONNECTED --joined--> JOINED
+ * JOINED --leave--> LEAVING
  * JOINED, DISCONNECTED --segmented--> STOPPED
  * any --stop--> STOPPED
  * </pre>
+ * LEAVING is a stop under way: Ignite no longer listens, but the node still reads the log and acks while it waits
+ * for the coordinator to take its queued messages (a log rollover's drain waits for every member's ack first).
  */
 final class Lifecycle {
     private final AtomicReference<State> state = new AtomicReference<>(State.NEW);
@@ -32,6 +35,18 @@ final class Lifecycle {
     /** JOINING or DISCONNECTED (a client rejoining) to JOINED; false if the node stopped meanwhile. */
     boolean joined() {
         return moveFrom(State.JOINING, State.DISCONNECTED, State.JOINED);
+    }
+
+    /** JOINED to LEAVING; false if the node is not in the cluster, or stopped meanwhile. */
+    boolean leave() {
+        return state.compareAndSet(State.JOINED, State.LEAVING);
+    }
+
+    /** @return Whether this node reads the log and acks: JOINED, or LEAVING while its stop waits on its queue. */
+    boolean reads() {
+        State s = state.get();
+
+        return s == State.JOINED || s == State.LEAVING;
     }
 
     /** JOINED to DISCONNECTED: a client lost the cluster and rejoins; false if the node stopped meanwhile. */

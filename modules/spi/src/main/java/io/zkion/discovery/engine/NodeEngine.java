@@ -43,7 +43,7 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
  */
 public final class NodeEngine {
     /** The engine's states. */
-    public enum State { NEW, JOINING, JOINED, DISCONNECTED, STOPPED }
+    public enum State { NEW, JOINING, JOINED, DISCONNECTED, LEAVING, STOPPED }
 
     /** How long a stopping node waits for the coordinator to take its queued custom messages. */
     private static final long QUEUED_WAIT_MS = 10_000;
@@ -125,31 +125,34 @@ public final class NodeEngine {
      * ephemeral nodes with it. A node not in the cluster (starting, or a client rejoining) gives up its join at once.
      */
     public void stop() {
-        State prev = lifecycle.stop();
-
         rounds.close(); // Calls waiting on a communication failure round return now.
+
+        // After this node's messages in the coordinator's queue, which every member delivers before its NODE_LEFT
+        // (the coordinator holds the departure until they are logged). Meanwhile this node still reads and acks
+        // (LEAVING): a log rollover's drain holds the queue until every member acked, this one too. A coordinator's
+        // own queue waits for its successor (see CustomQueue); and while ZooKeeper is out, nobody takes anything.
+        if (lifecycle.is(State.JOINED) && membership.member().topology().size() > 1 && !role.isCoordinator()
+            && !outage.active() && lifecycle.leave())
+            awaitOwnQueuedMessages();
+
+        State prev = lifecycle.stop();
 
         if (prev == State.NEW || prev == State.JOINING || prev == State.DISCONNECTED) {
             giveUpJoin();
             return;
         }
 
+        boolean wasIn = prev == State.JOINED || prev == State.LEAVING;
+
         // Not alone: the marker goes first, from this thread, without queueing behind the discovery thread's
         // work; the coordinator logs NODE_LEFT as soon as it sees it.
-        boolean withOthers = prev == State.JOINED && membership.member().topology().size() > 1;
+        boolean withOthers = wasIn && membership.member().topology().size() > 1;
 
-        if (withOthers) {
-            // After this node's messages in the coordinator's queue, which every member delivers before its NODE_LEFT
-            // (the coordinator holds the departure until they are logged). A coordinator's own queue waits for its
-            // successor (see CustomQueue); and while ZooKeeper is out, nobody takes anything.
-            if (!role.isCoordinator() && !outage.active())
-                awaitOwnQueuedMessages();
-
+        if (withOthers)
             leaving.markLeaving();
-        }
 
         DiscoveryLoop.Future0 f = loop.submit(() -> {
-            if (prev == State.JOINED && !withOthers) {
+            if (wasIn && !withOthers) {
                 if (role.coordinatesAlone() && membership.member().topology().size() <= 1)
                     leaving.removeCluster();
                 else
