@@ -16,15 +16,12 @@ import org.apache.ignite.configuration.CommunicationFailureContext;
 import org.apache.ignite.configuration.CommunicationFailureResolver;
 import org.apache.ignite.events.EventType;
 import org.apache.ignite.internal.IgniteEx;
-import org.apache.ignite.internal.cluster.ClusterTopologyCheckedException;
-import org.apache.ignite.spi.IgniteSpiException;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
-import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
@@ -139,6 +136,7 @@ public class CommunicationFailureTest extends MatrixTestSupport {
         assertEquals(1L, metric(s1, "io.discovery.zkion", "CommunicationFailureRounds"));
         assertEquals(1L, metric(s1, "io.discovery.zkion", "CommunicationFailureKills"));
         assertEquals(0L, metric(s3, "io.discovery", "CommunicationErrors"));
+        assertEquals(1L, spiMBean(s1).getCommErrorProcNum()); // The same counter, as the stock SPI's MXBean shows it.
 
         Ignite s4 = start("s4");
 
@@ -244,9 +242,18 @@ public class CommunicationFailureTest extends MatrixTestSupport {
         MatrixCommunicationSpi.cut("s3", "s1");
         MatrixCommunicationSpi.cut("s3", "s2");
 
+        CountDownLatch segmented = new CountDownLatch(1);
+
+        s3.events().localListen(e -> {
+            segmented.countDown();
+            return true;
+        }, EventType.EVT_NODE_SEGMENTED);
+
         assertPeerFailed(timedResolve(s1, s3).get(60, TimeUnit.SECONDS), id3);
+        assertTrue("s3 stopped as segmented", segmented.await(30, TimeUnit.SECONDS));
         await("s3 stopped", 30_000, () -> Ignition.allGrids().stream().noneMatch(g -> g.name().equals("s3")));
         await("s1 and s2 without s3", 30_000, () -> s1.cluster().nodes().size() == 2 && s2.cluster().nodes().size() == 2);
+        assertEquals(3, start("s4").cluster().nodes().size());
     }
 
     /** A custom resolver reads the caches through ZkIon's context: their configurations, affinity and owners. */
@@ -490,13 +497,6 @@ public class CommunicationFailureTest extends MatrixTestSupport {
                     CALL_MS.add(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
             }
         });
-    }
-
-    private static void assertPeerFailed(Throwable t, UUID peer) {
-        assertNotNull("the call threw", t);
-        assertTrue(String.valueOf(t), t instanceof IgniteSpiException);
-        assertTrue(String.valueOf(t.getCause()), t.getCause() instanceof ClusterTopologyCheckedException);
-        assertTrue(t.getMessage(), t.getMessage().contains(peer.toString()));
     }
 
     private void watchFailures(Ignite... all) {

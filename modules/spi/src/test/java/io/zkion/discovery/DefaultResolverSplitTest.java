@@ -18,8 +18,8 @@ import static org.junit.Assert.assertTrue;
 
 /**
  * Ignite's default resolver on split topologies (issue 21), the cut links given by the matrix: it keeps the largest
- * group of servers that all reach each other, ties going to the group with more clients that reach all of it, and
- * removes the other servers and the clients that do not reach every kept server.
+ * group of servers that all reach each other (between groups that do not reach each other at all, ties go to the one
+ * with more clients), and removes the other servers and the clients that do not reach every kept server.
  */
 public class DefaultResolverSplitTest extends MatrixTestSupport {
     /** Three servers and two clients split 2 | 3: {s1, c1} | {s2, s3, c2}. The side of two servers stays. */
@@ -32,9 +32,23 @@ public class DefaultResolverSplitTest extends MatrixTestSupport {
     }
 
     /**
+     * As the stock SPI's split: {s1, s2} | {s3, c1, c2}. The side with fewer nodes but more servers stays; s3 goes, and
+     * so do both clients, which reach no kept server.
+     */
+    @Test(timeout = 180_000) public void theSideWithMoreServersStaysThoughItHasFewerNodes() throws Exception {
+        Map<String, Ignite> n = startAll(3, 2);
+
+        cutBetween(List.of("s1", "s2"), List.of("s3", "c1", "c2"), List.of(), n);
+
+        decide(n, "s1", "s3", List.of("s1", "s2"), List.of(), List.of("s3", "c1", "c2"));
+    }
+
+    /**
      * Six servers and five clients in two halves, {s1-s3, c1, c2} | {s4-s6, c3-c5}, with three links across kept
-     * (s1-s4, s2-s5, c1-s6). No group of servers larger than a half reaches all of itself; the halves tie on servers,
-     * and the second has more clients reaching all of it, so it stays.
+     * (s1-s4, s2-s5, c1-s6). The kept links make every server one connected group, in which Ignite's resolver looks for
+     * the largest set of servers that all reach each other: two sets of three tie ({s1-s3} and {s4-s6}) and its search,
+     * which counts down from the latest servers, keeps the first it meets, {s4-s6}. The clients do not decide here: only groups that do not reach each other at
+     * all are compared by their clients.
      */
     @Test(timeout = 240_000) public void sixServersAndFiveClientsInTwoHalvesWithThreeLinksAcross() throws Exception {
         Map<String, Ignite> n = startAll(6, 5);

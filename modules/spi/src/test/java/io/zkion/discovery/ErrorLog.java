@@ -5,9 +5,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import org.apache.ignite.IgniteLogger;
 
-/** A node's logger that keeps its warnings and errors, for a test to look for a message; drops the rest. */
+/** A node's logger that keeps its warnings and errors (and its info lines if asked), for a test to look for a message. */
 final class ErrorLog implements IgniteLogger {
     final List<String> messages = new CopyOnWriteArrayList<>();
+
+    /** Whether info lines are kept too. */
+    private final boolean keepInfo;
+
+    ErrorLog() {
+        this(false);
+    }
+
+    ErrorLog(boolean keepInfo) {
+        this.keepInfo = keepInfo;
+    }
 
     /** Runs on the logging thread for every warning and error, after it is kept: a test acts at that very step. */
     volatile Consumer<String> onMessage = m -> { };
@@ -30,7 +41,8 @@ final class ErrorLog implements IgniteLogger {
     }
 
     @Override public void info(String msg) {
-        // Dropped.
+        if (keepInfo)
+            messages.add(msg);
     }
 
     @Override public void warning(String msg, Throwable e) {
@@ -52,7 +64,7 @@ final class ErrorLog implements IgniteLogger {
     }
 
     @Override public boolean isInfoEnabled() {
-        return false;
+        return keepInfo;
     }
 
     @Override public boolean isQuiet() {

@@ -144,6 +144,10 @@ public class FormatAndAclTest extends ZkIonTestSupport {
         // Evicting needs the cluster's own credentials: the read-only identity is refused.
         assertEquals(4, io.zkion.discovery.tools.ZkIonCli.execute(new String[] {"evict", "--zk", zk.getConnectString(),
             "--root", root, "--auth", "monitor:watch", "--node", s2.cluster().localNode().id().toString()}));
+        // And so is a client without credentials.
+        assertEquals(4, io.zkion.discovery.tools.ZkIonCli.execute(new String[] {"evict", "--zk", zk.getConnectString(),
+            "--root", root, "--node", s2.cluster().localNode().id().toString()}));
+        assertEquals("nobody evicted", 2, s1.cluster().nodes().size());
 
         try (CuratorFramework monitor = newClient("monitor:watch")) {
             // A join request it may not read (where a joiner's credentials travel) is shown as refused, not fatal:
@@ -178,6 +182,13 @@ public class FormatAndAclTest extends ZkIonTestSupport {
                 // Delete needs the parent's DELETE.
             }
         }
+
+        // The cluster's own credentials evict: s2 fails out of s1's topology.
+        java.util.UUID id2 = s2.cluster().localNode().id();
+
+        assertEquals(0, io.zkion.discovery.tools.ZkIonCli.execute(new String[] {"evict", "--zk", zk.getConnectString(),
+            "--root", root, "--auth", "ignite:secret", "--node", id2.toString()}));
+        await("s2 evicted", 30_000, () -> s1.cluster().node(id2) == null);
     }
 
     private ClusterState state() throws Exception {

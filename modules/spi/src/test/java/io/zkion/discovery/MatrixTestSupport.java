@@ -37,8 +37,11 @@ public abstract class MatrixTestSupport extends ZkIonTestSupport {
 
     /** @return The outcome of {@code from}'s call on {@code peer}: null if it returned, else what it threw. */
     protected static CompletableFuture<Throwable> resolve(Ignite from, Ignite peer) {
-        ClusterNode p = peer.cluster().localNode();
+        return resolve(from, peer.cluster().localNode());
+    }
 
+    /** @return The outcome of {@code from}'s call on {@code p}, which may have stopped already. */
+    protected static CompletableFuture<Throwable> resolve(Ignite from, ClusterNode p) {
         return CompletableFuture.supplyAsync(() -> {
             try {
                 spiOf(from).resolveCommunicationFailure(p, new Exception("test: cannot reach " + p.id()));
@@ -50,14 +53,44 @@ public abstract class MatrixTestSupport extends ZkIonTestSupport {
         });
     }
 
+    /** Asserts that a call threw Ignite's "node failed" for {@code peer}. */
+    protected static void assertPeerFailed(Throwable t, java.util.UUID peer) {
+        org.junit.Assert.assertNotNull("the call threw", t);
+        org.junit.Assert.assertTrue(String.valueOf(t), t instanceof org.apache.ignite.spi.IgniteSpiException);
+        org.junit.Assert.assertTrue(String.valueOf(t.getCause()),
+            t.getCause() instanceof org.apache.ignite.internal.cluster.ClusterTopologyCheckedException);
+        org.junit.Assert.assertTrue(t.getMessage(), t.getMessage().contains(peer.toString()));
+    }
+
+    /** @return Whether {@code n} has a round open; a node whose SPI has stopped (its engine gone) has none. */
+    private static boolean roundOpen(Ignite n) {
+        io.zkion.discovery.engine.NodeEngine e = spiOf(n).engine();
+
+        return e != null && e.roundOpenForTest();
+    }
+
+    /** @return Whether {@code n} is still running: a node a verdict removed stops. */
+    protected static boolean running(Ignite n) {
+        return org.apache.ignite.Ignition.allGrids().stream().anyMatch(g -> g == n);
+    }
+
     /** @return Metric {@code name} of registry {@code registry} on node {@code n}. */
     protected static long metric(Ignite n, String registry, String name) {
         return ((org.apache.ignite.internal.IgniteEx)n).context().metric().registry(registry)
             .<org.apache.ignite.spi.metric.LongMetric>findMetric(name).value();
     }
 
-    /** Waits until comm/ holds no call and no round: the verdict is logged and cleaned up. */
+    /**
+     * Waits until comm/ holds no call and no round, and no running node of this test has a round open: the verdict is
+     * logged and cleaned up in ZooKeeper and in every node.
+     */
     protected void awaitRoundOver() throws Exception {
+        await("no running node has a round open", 60_000, () -> {
+            synchronized (nodes) {
+                return nodes.stream().filter(MatrixTestSupport::running).noneMatch(MatrixTestSupport::roundOpen);
+            }
+        });
+
         try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
             c.start();
 

@@ -297,6 +297,12 @@ public final class NodeEngine {
         ctx.store().faults(faults);
     }
 
+    /** @return Whether this node has a communication failure round open. */
+    @TestSeam
+    public boolean roundOpenForTest() {
+        return rounds.openForTest();
+    }
+
     /** Runs {@code hook} on the discovery thread once a join's request is written, before the wait for its answer. */
     @TestSeam
     public void afterJoinRequestForTest(Runnable hook) {

@@ -15,6 +15,7 @@ import io.zkion.discovery.internal.Communication;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.InternalMessage;
 import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.zk.ZkPaths;
@@ -222,6 +223,12 @@ public final class Rounds implements InternalMessage.Sink {
 
             return open;
         }
+    }
+
+    /** @return Whether this node has a round open: after a verdict, none may stay open anywhere. */
+    @TestSeam
+    public boolean openForTest() {
+        return open() != null;
     }
 
     /** @return The coordinator's part, for each coordinator this node becomes. */
