@@ -50,25 +50,13 @@ public class SendThenStopTest extends ZkIonTestSupport {
 
         listen(s1, s2, c1);
 
-        UUID id2 = s2.cluster().localNode().id();
-        CompletableFuture<Void> stop;
+        AutoCloseable paused = spiOf(s1).engine().holdDiscoveryForTest();
 
-        try (AutoCloseable paused = spiOf(s1).engine().holdDiscoveryForTest()) {
-            send(s2, new Mutable());
-            send(s2, new Ping("p1"));
-            send(s2, new Ping("p2"));
+        send(s2, new Mutable());
+        send(s2, new Ping("p1"));
+        send(s2, new Ping("p2"));
 
-            stop = CompletableFuture.runAsync(() -> Ignition.stop(s2.name(), true));
-
-            Thread.sleep(500); // The stop is under way, its node waiting for the coordinator.
-        }
-
-        stop.get(30, TimeUnit.SECONDS);
-
-        for (Ignite n : List.of(s1, c1)) {
-            await(n.name() + " saw s2 leave", 30_000, () -> left(n.name(), id2) > 0);
-            assertDeliveredBefore(n.name(), List.of("mutable", "ping p1", "ping p2"), left(n.name(), id2));
-        }
+        stopWhileHeld(s2, paused, List.of("mutable", "ping p1", "ping p2"), s1, c1);
     }
 
     /**
@@ -128,30 +116,18 @@ public class SendThenStopTest extends ZkIonTestSupport {
 
             listen(s1, s2, c1);
 
-            UUID id2 = s2.cluster().localNode().id();
-            CompletableFuture<Void> stop;
-
             // s2 reads nothing meanwhile: the drain the next entry starts waits for its ack.
-            try (AutoCloseable held = spiOf(s2).engine().holdDiscoveryForTest()) {
-                Coordinator.rollLogAtForTest(1);
-                send(c1, new Ping("due"));
+            AutoCloseable held = spiOf(s2).engine().holdDiscoveryForTest();
 
-                await("the coordinator drains the log, its gate closed", 30_000, () -> !gateOpen(zkc));
+            Coordinator.rollLogAtForTest(1);
+            send(c1, new Ping("due"));
 
-                send(s2, new Mutable()); // To the coordinator's queue, held by the drain.
-                send(s2, new Ping("after"));
+            await("the coordinator drains the log, its gate closed", 30_000, () -> !gateOpen(zkc));
 
-                stop = CompletableFuture.runAsync(() -> Ignition.stop(s2.name(), true));
+            send(s2, new Mutable()); // To the coordinator's queue, held by the drain.
+            send(s2, new Ping("after"));
 
-                Thread.sleep(500); // The stop is under way, its node waiting for the coordinator.
-            }
-
-            stop.get(30, TimeUnit.SECONDS);
-
-            for (Ignite n : List.of(s1, c1)) {
-                await(n.name() + " saw s2 leave", 30_000, () -> left(n.name(), id2) > 0);
-                assertDeliveredBefore(n.name(), List.of("mutable", "ping after"), left(n.name(), id2));
-            }
+            stopWhileHeld(s2, held, List.of("mutable", "ping after"), s1, c1);
         }
         finally {
             Coordinator.rollLogAtForTest(0);
@@ -277,6 +253,28 @@ public class SendThenStopTest extends ZkIonTestSupport {
             await(n.name() + " saw s2 fail", 30_000, () -> failed(n.name(), id2) > 0);
             assertDeliveredBefore(n.name(), List.of("ping logged"), failed(n.name(), id2));
             assertEquals(n.name() + ": " + seen.get(n.name()), 0, count(n.name(), "ping queued@") + count(n.name(), "mutable@"));
+        }
+    }
+
+    /**
+     * Stops {@code n}, releases {@code held} (a discovery thread held) half a second into the stop, while {@code n}
+     * waits for the coordinator, and checks that every one of {@code others} delivered {@code what} before n's NODE_LEFT.
+     */
+    private void stopWhileHeld(Ignite n, AutoCloseable held, List<String> what, Ignite... others) throws Exception {
+        UUID id = n.cluster().localNode().id();
+        CompletableFuture<Void> stop;
+
+        try (held) {
+            stop = CompletableFuture.runAsync(() -> Ignition.stop(n.name(), true));
+
+            Thread.sleep(500); // The stop is under way, its node waiting for the coordinator.
+        }
+
+        stop.get(30, TimeUnit.SECONDS);
+
+        for (Ignite o : others) {
+            await(o.name() + " saw " + n.name() + " leave", 30_000, () -> left(o.name(), id) > 0);
+            assertDeliveredBefore(o.name(), what, left(o.name(), id));
         }
     }
 
