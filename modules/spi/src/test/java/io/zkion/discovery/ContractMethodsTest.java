@@ -77,4 +77,31 @@ public class ContractMethodsTest extends ZkIonTestSupport {
         assertEquals(List.of(), Ignition.allGrids());
     }
 
+    /**
+     * ZooKeeper cannot answer a ping (here every check fails as on a client closed by a segmentation): a node in the
+     * topology counts as alive, and one outside it as gone. Ignite's communication takes a false for the peer's
+     * departure: a segmented primary then completed a transaction without the backup it could not reach, and the
+     * acknowledged put was lost with it (the chaos run of 2026-11-26, a cut between two servers). Without the fix
+     * the ping answered false.
+     */
+    @Test(timeout = 60_000) public void aPingZooKeeperCannotAnswerCountsATopologyMemberAlive() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        UUID s2id = s2.cluster().localNode().id();
+        IgniteDiscoverySpi spi = (IgniteDiscoverySpi)s1.configuration().getDiscoverySpi();
+
+        spiOf(s1).engine().zkFaultsForTest(new io.zkion.discovery.zk.ZkFaults() {
+            @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
+                return false;
+            }
+
+            @Override public Exception failRead(String path) {
+                return new IllegalStateException("test: Expected state [STARTED] was [STOPPED]");
+            }
+        });
+
+        assertTrue("a member is alive when ZooKeeper cannot tell", spi.pingNode(s2id));
+        assertFalse("a stranger is not", spi.pingNode(UUID.randomUUID()));
+        spiOf(s1).engine().zkFaultsForTest(io.zkion.discovery.zk.ZkFaults.NONE);
+    }
 }

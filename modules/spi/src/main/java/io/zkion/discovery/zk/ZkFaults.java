@@ -15,6 +15,12 @@ public interface ZkFaults {
     /** No faults. */
     ZkFaults NONE = ops -> false;
 
+    /** Throws {@code fault}, one of the errors below, if the test gave one. */
+    static void raise(Exception fault) throws Exception {
+        if (fault != null)
+            throw fault;
+    }
+
     /**
      * @return Whether this multi's reply is lost once ZooKeeper applied it: the store sends it again, as Curator does,
      *      and the caller gets what the second try got.
@@ -44,6 +50,11 @@ public interface ZkFaults {
     /** Runs as the reply to a read of {@code path}, one of many in flight together, is handled: a test slows them so. */
     default void readReplied(String path) {
         // No fault.
+    }
+
+    /** @return The error to fail a check of whether {@code path} exists with (a client closed under it), or null. */
+    default Exception failRead(String path) {
+        return null;
     }
 
     /** @return The error to fail setting a watch on {@code path} with, or null to set it. */

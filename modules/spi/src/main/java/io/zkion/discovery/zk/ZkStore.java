@@ -390,10 +390,7 @@ public final class ZkStore {
     }
 
     public List<String> children(String path) throws Exception {
-        Exception fault = faults.failListing(path);
-
-        if (fault != null)
-            throw fault;
+        ZkFaults.raise(faults.failListing(path));
 
         try {
             return client.getChildren().forPath(path);
@@ -425,6 +422,8 @@ public final class ZkStore {
     }
 
     public boolean exists(String path) throws Exception {
+        ZkFaults.raise(faults.failRead(path));
+
         return client.checkExists().forPath(path) != null;
     }
 
@@ -433,10 +432,7 @@ public final class ZkStore {
      *      {@code exists}: on a missing znode that would leave a watch for a creation that never comes.
      */
     public boolean watchWhileExists(String path, Watcher watcher) throws Exception {
-        Exception fault = faults.failWatch(path);
-
-        if (fault != null)
-            throw fault;
+        ZkFaults.raise(faults.failWatch(path));
 
         try {
             client.getData().usingWatcher(watcher).forPath(path);
