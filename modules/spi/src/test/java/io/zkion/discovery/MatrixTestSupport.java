@@ -50,7 +50,7 @@ public abstract class MatrixTestSupport extends ZkIonTestSupport {
             catch (Throwable t) {
                 return t;
             }
-        });
+        }, r -> new Thread(r, "resolve-" + p.id()).start()); // A thread each: calls wait together.
     }
 
     /** Asserts that a call threw Ignite's "node failed" for {@code peer}. */

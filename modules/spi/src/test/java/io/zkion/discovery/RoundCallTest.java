@@ -86,11 +86,14 @@ public class RoundCallTest extends MatrixTestSupport {
         MatrixCommunicationSpi.release = new CountDownLatch(1);
         MatrixCommunicationSpi.HELD.add("s3");
 
+        long t0 = System.currentTimeMillis();
         CompletableFuture<Throwable> a = resolve(s1, s2);
         CompletableFuture<Throwable> b = resolve(s2, s3);
 
         await("s3 checks: a round is open", 30_000, () -> MatrixCommunicationSpi.CHECKING.contains("s3"));
-        Thread.sleep(1_000); // Both calls are past their wait for the peer: each asked, or waits on the open round.
+
+        // Both calls past their wait for the peer (the session timeout plus 1 s): each asked, or waits on the round.
+        Thread.sleep(Math.max(0, t0 + SESSION_TIMEOUT + 3_000 - System.currentTimeMillis()));
         MatrixCommunicationSpi.release.countDown();
 
         assertNull(a.get(60, TimeUnit.SECONDS));

@@ -6,6 +6,7 @@ import io.zkion.discovery.CustomMessageTest.Ping;
 import io.zkion.discovery.codec.msg.ControlCodec;
 import io.zkion.discovery.codec.zip.StreamingZip;
 import io.zkion.discovery.coordinator.Coordinator;
+import io.zkion.discovery.engine.NodeEngine;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -257,17 +258,19 @@ public class SendThenStopTest extends ZkIonTestSupport {
     }
 
     /**
-     * Stops {@code n}, releases {@code held} (a discovery thread held) half a second into the stop, while {@code n}
-     * waits for the coordinator, and checks that every one of {@code others} delivered {@code what} before n's NODE_LEFT.
+     * Stops {@code n}, releases {@code held} (a discovery thread held) once {@code n} waits for the coordinator to take
+     * its queue, and checks that every one of {@code others} delivered {@code what} before n's NODE_LEFT.
      */
     private void stopWhileHeld(Ignite n, AutoCloseable held, List<String> what, Ignite... others) throws Exception {
         UUID id = n.cluster().localNode().id();
+        NodeEngine engine = spiOf(n).engine();
         CompletableFuture<Void> stop;
 
         try (held) {
             stop = CompletableFuture.runAsync(() -> Ignition.stop(n.name(), true));
 
-            Thread.sleep(500); // The stop is under way, its node waiting for the coordinator.
+            await(n.name() + " waits for the coordinator to take its queue", 30_000,
+                () -> engine.state() == NodeEngine.State.LEAVING);
         }
 
         stop.get(30, TimeUnit.SECONDS);

@@ -123,7 +123,10 @@ final class DiscoveryCycle {
         }
         catch (Exception e) {
             if (lifecycle.reads() && !outage.active()) {
-                log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
+                // A stop waiting on its queue retries quietly: the outage guard no longer tells it ZooKeeper is out.
+                if (lifecycle.is(State.JOINED))
+                    log.warning("Discovery cycle failed, will retry on the next change: " + e, e);
+
                 watch.markAllDirty();
                 loop.triggerAfter(200);
             }
