@@ -1,8 +1,5 @@
 package io.zkion.discovery;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.zkion.discovery.tools.ZkIonCli;
+import io.zkion.discovery.tools.CliRun;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.apache.ignite.cluster.ClusterNode;
@@ -184,20 +181,6 @@ public class RoundCallTest extends MatrixTestSupport {
 
     /** @return What {@code zkion-cli status} prints for this test's cluster. */
     private String status() {
-        PrintStream o = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-
-        synchronized (RoundCallTest.class) {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-
-            try {
-                ZkIonCli.execute(new String[] {"status", "--zk", zk.getConnectString(), "--root", root});
-            }
-            finally {
-                System.setOut(o);
-            }
-        }
-
-        return out.toString(StandardCharsets.UTF_8);
+        return CliRun.of("status", "--zk", zk.getConnectString(), "--root", root).out;
     }
 }

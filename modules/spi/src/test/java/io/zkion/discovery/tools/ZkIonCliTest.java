@@ -1,7 +1,5 @@
 package io.zkion.discovery.tools;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -57,23 +55,12 @@ public class ZkIonCliTest {
 
     /** Runs the CLI in this JVM, keeping what it printed. */
     private int cli(String... args) {
-        PrintStream o = System.out;
-        PrintStream e = System.err;
-        ByteArrayOutputStream ob = new ByteArrayOutputStream();
-        ByteArrayOutputStream eb = new ByteArrayOutputStream();
+        CliRun r = CliRun.of(args);
 
-        System.setOut(new PrintStream(ob, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(eb, true, StandardCharsets.UTF_8));
+        out = r.out;
+        err = r.err;
 
-        try {
-            return ZkIonCli.execute(args);
-        }
-        finally {
-            System.setOut(o);
-            System.setErr(e);
-            out = ob.toString(StandardCharsets.UTF_8);
-            err = eb.toString(StandardCharsets.UTF_8);
-        }
+        return r.code;
     }
 
     /** A cluster of one server, the coordinator, under {@code root}; its gate open or closed. */
