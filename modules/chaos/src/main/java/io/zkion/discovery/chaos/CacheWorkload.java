@@ -14,6 +14,9 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteCache;
+import org.apache.ignite.cache.affinity.Affinity;
+import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.internal.IgniteNodeAttributes;
 
 /**
  * A client's cache traffic: each of its keys written again and again, every value naming its version (a PUT line with
@@ -90,8 +93,44 @@ final class CacheWorkload extends Thread {
         String got = cache.get(key);
         long ver = version(key, got);
 
-        if (ver < acked[k] || ver > tried[k])
+        if (ver < acked[k] || ver > tried[k]) {
             log.write("GETBAD", key, got, "acknowledged " + acked[k] + ", tried " + tried[k]);
+            explain(cache, key, k);
+        }
+    }
+
+    /**
+     * After a bad read, for whoever reads the log: where this node's affinity put the key then, and what a read gives
+     * 500 ms later (a write lost for good, or a read that missed it while owners changed). The bad read stays a
+     * violation either way.
+     */
+    private void explain(IgniteCache<String, String> cache, String key, int k) {
+        try {
+            Affinity<String> aff = ignite.affinity(NodeConfig.CACHE);
+            int part = aff.partition(key);
+            StringBuilder owners = new StringBuilder();
+
+            for (ClusterNode n : aff.mapPartitionToPrimaryAndBackups(part)) {
+                owners.append(owners.length() == 0 ? "" : ",").append((String)n.attribute(IgniteNodeAttributes.ATTR_IGNITE_INSTANCE_NAME))
+                    .append('#').append(n.order());
+            }
+
+            log.write("GETBADAT", key, "partition=" + part, "topVer=" + ignite.cluster().topologyVersion(),
+                "owners=" + owners);
+
+            Thread.sleep(500);
+
+            String again = cache.get(key);
+            long ver = version(key, again);
+
+            log.write("REREAD", key, again, ver >= acked[k] && ver <= tried[k] ? "ok" : "bad");
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        catch (Exception e) {
+            log.write("REREAD", key, "error", ChaosNode.oneLine(e));
+        }
     }
 
     /**

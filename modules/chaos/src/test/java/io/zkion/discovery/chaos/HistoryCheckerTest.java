@@ -233,6 +233,17 @@ public class HistoryCheckerTest {
         assertOne(Violation.CACHE, "c1.7.3", check(with(good(A, 1), "150 GETBAD c1.7.3 null"), good(B, 2)));
     }
 
+    /** A read that missed a write is a violation even when a read 500 ms later finds it; the report says which. */
+    @Test public void aWrongReadFoundAgainLaterStillFailsAndSaysSo() {
+        List<String> c = new ArrayList<>(with(good(A, 1), "150 GETBAD c1.7.3 null acknowledged 4, tried 4"));
+
+        c.add("151 GETBADAT c1.7.3 partition=11 topVer=88 owners=s5#70,s6#86");
+        c.add("652 REREAD c1.7.3 c1.7.3-4 ok");
+
+        assertOne(Violation.CACHE, "(then: GETBADAT partition=11 topVer=88 owners=s5#70,s6#86; REREAD c1.7.3-4 ok)",
+            check(c, good(B, 2)));
+    }
+
     @Test public void aSendStillInFlightIsNotYetLost() {
         List<String> a = new ArrayList<>(good(A, 1));
 
