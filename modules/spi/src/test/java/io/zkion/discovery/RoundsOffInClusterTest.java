@@ -45,6 +45,7 @@ public class RoundsOffInClusterTest extends MatrixTestSupport {
         UUID oldId = old.cluster().localNode().id();
 
         MatrixCommunicationSpi.cut("s1", "s2");
+        await("s2 has the older node", 30_000, () -> s2.cluster().nodes().size() == 3);
 
         assertNull("the call returned: the peer stays", resolve(s2, s1).get(60, TimeUnit.SECONDS));
         assertTrue(log2.messages.toString(),
@@ -56,22 +57,21 @@ public class RoundsOffInClusterTest extends MatrixTestSupport {
         Ignition.stop(old.name(), true);
         await("the older node gone", 30_000, () -> s1.cluster().nodes().size() == 2);
 
-        // Two servers that cannot reach each other: Ignite's default resolver keeps one of them.
+        // Two servers that cannot reach each other: Ignite's default resolver keeps the group it finds first, from the
+        // oldest node, so s1 (the coordinator) stays and s2, the caller, is removed. The call returns: its peer stays.
         CompletableFuture<Throwable> call = resolve(s2, s1);
 
-        await("one of the pair removed", 90_000, () -> running(s1) != running(s2));
-        call.get(90, TimeUnit.SECONDS);
-
-        Ignite survivor = running(s1) ? s1 : s2;
-
-        assertEquals(1, survivor.cluster().nodes().size());
-        assertEquals(1L, metric(survivor, "io.discovery.zkion", "CommunicationFailureRounds"));
+        await("s2 removed", 90_000, () -> !running(s2));
+        assertNull("the call returned: its peer s1 stays", call.get(90, TimeUnit.SECONDS));
+        assertTrue("s1 stays", running(s1));
+        await("s1 alone", 30_000, () -> s1.cluster().nodes().size() == 1);
+        assertEquals(1L, metric(s1, "io.discovery.zkion", "CommunicationFailureRounds"));
         awaitRoundOver();
     }
 
     /**
-     * A call already in ZooKeeper when the coordinator finds an older node in the topology (it asked before that node
-     * joined): the coordinator opens no round and deletes the call, naming the node.
+     * A call in ZooKeeper while an older node is in the topology (as when a node asked just before that node joined):
+     * the coordinator opens no round and deletes the call, naming the node.
      */
     @Test(timeout = 120_000) public void theCoordinatorDeletesACallWhileAnOlderNodeIsIn() throws Exception {
         ErrorLog log1 = new ErrorLog();
@@ -79,6 +79,8 @@ public class RoundsOffInClusterTest extends MatrixTestSupport {
         Ignite s2 = start("s2");
         Ignite old = startOlder("old");
         UUID oldId = old.cluster().localNode().id();
+
+        await("the coordinator has the older node", 30_000, () -> s1.cluster().nodes().size() == 3);
 
         try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
             c.start();
