@@ -38,10 +38,7 @@ public class JoinWhileMessagesFlowTest extends ZkIonTestSupport {
 
         trace.put(name, t);
 
-        return super.config(name, client).setDiscoverySpi(new RecordingSpi(t)
-            .setZkConnectionString(zk.getConnectString())
-            .setZkRootPath(root)
-            .setSessionTimeout(SESSION_TIMEOUT));
+        return super.config(name, client).setDiscoverySpi(configured(new RecordingSpi(t)));
     }
 
     @Test(timeout = 240_000) public void joinsSitAtOnePointOfTheOrder() throws Exception {

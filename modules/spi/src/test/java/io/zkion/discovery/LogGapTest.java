@@ -94,11 +94,11 @@ public class LogGapTest extends ZkIonTestSupport {
     @Test(timeout = 120_000) public void aSegmentedNodeWhoseListenerIsStuckIsOut() throws Exception {
         CountDownLatch end = new CountDownLatch(1);
         Ignite s1 = start("s1");
-        Ignite s2 = start(config("s2", false).setDiscoverySpi(new ZkIonDiscoverySpi() {
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(configured(new ZkIonDiscoverySpi() {
             @Override public void setListener(DiscoverySpiListener lsnr) {
                 super.setListener(lsnr == null ? null : stuckOnSegmentation(lsnr, end));
             }
-        }.setZkConnectionString(zk.getConnectString()).setZkRootPath(root).setSessionTimeout(SESSION_TIMEOUT)));
+        })));
         List<String> got1 = pings(s1);
 
         try (CuratorFramework zkc = client()) {

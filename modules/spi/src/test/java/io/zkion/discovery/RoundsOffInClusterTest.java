@@ -31,9 +31,7 @@ public class RoundsOffInClusterTest extends MatrixTestSupport {
     private volatile boolean nextIsOlder;
 
     @Override protected ZkIonDiscoverySpi spi() {
-        ZkIonDiscoverySpi s = nextIsOlder ? new WithoutRoundsSpi() : new ZkIonDiscoverySpi();
-
-        return s.setZkConnectionString(zk.getConnectString()).setZkRootPath(root).setSessionTimeout(SESSION_TIMEOUT);
+        return nextIsOlder ? configured(new WithoutRoundsSpi()) : super.spi();
     }
 
     /** A call with an older node in the topology: no round, the peer stays; once that node is gone, a round decides. */

@@ -60,10 +60,12 @@ public abstract class ZkIonTestSupport {
     }
 
     protected ZkIonDiscoverySpi spi() {
-        return new ZkIonDiscoverySpi()
-            .setZkConnectionString(zk.getConnectString())
-            .setZkRootPath(root)
-            .setSessionTimeout(SESSION_TIMEOUT);
+        return configured(new ZkIonDiscoverySpi());
+    }
+
+    /** @return {@code spi}, a subclass a test made, pointed at this test's ZooKeeper and root, at its session timeout. */
+    protected ZkIonDiscoverySpi configured(ZkIonDiscoverySpi spi) {
+        return spi.setZkConnectionString(zk.getConnectString()).setZkRootPath(root).setSessionTimeout(SESSION_TIMEOUT);
     }
 
     protected IgniteConfiguration config(String name, boolean client) {

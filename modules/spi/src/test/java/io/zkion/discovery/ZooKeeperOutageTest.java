@@ -109,8 +109,7 @@ public class ZooKeeperOutageTest extends ZkIonTestSupport {
             }
         };
 
-        start(config("s1", false).setDiscoverySpi(holding.setZkConnectionString(zk.getConnectString())
-            .setZkRootPath(root).setSessionTimeout(SESSION_TIMEOUT)));
+        start(config("s1", false).setDiscoverySpi(configured(holding)));
         Ignite s2 = start("s2");
         CompletableFuture<Void> stopped = CompletableFuture.runAsync(() -> Ignition.stop("s1", true));
 
