@@ -20,7 +20,8 @@ final class ScaleReport {
         {{"Joins and custom messages (ms; each floor is bare Curator clients in the same run)"},
             {"members", "members"}, {"clients", "clients"},
             {"joinStormMs", "join storm"}, {"joinStormFloorMs", "floor"},
-            {"stormCpuMsPerMember", "storm CPU ms per member"}, {"oneJoinMs", "one more join"},
+            {"stormCpuMsPerMember", "storm CPU ms per member"}, {"stormCoordinatorCpuMs", "of the coordinator"},
+            {"stormZkServersCpuMs", "of the 3 servers"}, {"oneJoinMs", "one more join"},
             {"customP50Ms", "custom p50"}, {"customP99Ms", "custom p99"}, {"customFloorP50Ms", "floor p50"},
             {"customFloorP99Ms", "floor p99"}, {"ackedCustomP99Ms", "acked p99"},
             {"coordinatorCpuMsPerEvent", "coordinator CPU ms/event"}},
@@ -134,10 +135,14 @@ final class ScaleReport {
             sb.append('\n');
         }
 
-        sb.append("\nJVMs per shape (members each):");
+        sb.append("\nJVMs per shape (members each), session timeout, and who decodes a node (each member, or each JVM once:"
+            + " `DECODE_ONCE`):");
 
-        for (Map<String, Object> r : results)
-            sb.append("\n- ").append(r.get("members")).append(": ").append(r.get("jvms"));
+        for (Map<String, Object> r : results) {
+            sb.append("\n- ").append(r.get("members")).append(": ").append(r.get("jvms")).append("; ")
+                .append(r.get("sessionTimeoutMs")).append(" ms; ")
+                .append(Boolean.TRUE.equals(r.get("decodeOncePerJvm")) ? "once per JVM" : "each member");
+        }
 
         return sb.append('\n').toString();
     }

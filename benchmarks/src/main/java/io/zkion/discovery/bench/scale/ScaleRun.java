@@ -19,7 +19,8 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * {@code <name>.json}, {@code <name>.md} and charts in the results directory.
  * <p>
  * Arguments: the results directory, the shapes ({@code 100,300,1000,100+900}), the messages timed per shape, and the
- * report's name ({@code scale}). JVM options for the member JVMs come from {@code -Dzkion.scale.jvmOpts}.
+ * report's name ({@code scale}). JVM options for the member JVMs come from {@code -Dzkion.scale.jvmOpts};
+ * {@code -Dzkion.scale.decodeOnce=true} is passed on to them ({@link DecodeOnce}).
  */
 public final class ScaleRun {
     private ScaleRun() {
@@ -38,7 +39,11 @@ public final class ScaleRun {
     static List<Map<String, Object>> run(Path out, List<Shape> shapes, int messages, String name) throws Exception {
         Path logs = Files.createDirectories(out.resolve(name + "-logs"));
         String opens = System.getProperty("zkion.scale.jvmOpts", "");
-        List<String> jvmOpts = opens.isBlank() ? List.of() : Arrays.asList(opens.trim().split("\\s+"));
+        List<String> jvmOpts = new ArrayList<>(opens.isBlank() ? List.of() : Arrays.asList(opens.trim().split("\\s+")));
+
+        if (DecodeOnce.ON)
+            jvmOpts.add("-D" + DecodeOnce.PROPERTY + "=true");
+
         List<Map<String, Object>> results = new ArrayList<>();
 
         for (Shape shape : shapes) {

@@ -43,6 +43,7 @@ final class ShapeRun {
         res.put("clients", shape.clients);
         res.put("jvms", layout.toString());
         res.put("sessionTimeoutMs", settings.sessionTimeout);
+        res.put("decodeOncePerJvm", DecodeOnce.ON);
         System.out.println("[" + shape + "] layout: " + layout);
 
         try (SimCluster cluster = new SimCluster(layout, shape.members() + 1, zk.connectString(), root, settings)) {
@@ -70,6 +71,8 @@ final class ShapeRun {
     private void joinStorm() throws Exception {
         List<MemberProcess> rest = c.jvms.subList(1, c.jvms.size());
         long cpu0 = cpuOf(rest);
+        long crdCpu0 = cpuOf(List.of(c.crd));
+        long zkCpu0 = zk.cpuNanos();
         ZkCounters c0 = ZkCounters.read(zk);
         long t0 = JvmTally.nowMicros();
 
@@ -93,6 +96,9 @@ final class ShapeRun {
         res.put("joinStormMs", ms(last - t0));
         // What carries over to a cluster of separate machines: each member's own CPU for the whole storm.
         res.put("stormCpuMsPerMember", Math.round((cpuOf(rest) - cpu0) / 1e4 / (c.members - 1)) / 100.0);
+        // Where the machine's CPU went in the storm: the members, the coordinator (every join passes it), the servers.
+        res.put("stormCoordinatorCpuMs", Math.round((cpuOf(List.of(c.crd)) - crdCpu0) / 1e6));
+        res.put("stormZkServersCpuMs", Math.round((zk.cpuNanos() - zkCpu0) / 1e6));
         res.put("stormZkCounters", d);
         res.put("stormZkRequests", d.getOrDefault("zk_packets_received", 0d).longValue());
         res.put("stormZkMBytesOut", round(ZkCounters.bytesOut(d) / 1e6));

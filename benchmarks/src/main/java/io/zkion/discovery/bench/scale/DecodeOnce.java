@@ -1,0 +1,81 @@
+package io.zkion.discovery.bench.scale;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import io.zkion.discovery.internal.ZkIonClusterNode;
+
+/**
+ * With {@code -Dzkion.scale.decodeOnce=true}, a member JVM decodes each node and each joining data once, whichever of
+ * its members reads them first; the others get a copy of the node (their own object: the SPI sets its order) and the
+ * same joining data map (nobody here changes it).
+ * <p>
+ * Why: every member decodes every other member's node, N² decodes in all, where one real node on its own machine does
+ * N. On 2 cores, at 1,000 members, those decodes alone come to some 600 CPU-seconds, and the storm starves members of
+ * their sessions (docs/benchmarks.md, "Scale"). Run this way, the figures measure ZkIon's protocol and ZooKeeper; each
+ * member's Ignite decoding is then left out of the figures, and the report says so. Custom messages are decoded by
+ * each member as always.
+ */
+final class DecodeOnce {
+    static final String PROPERTY = "zkion.scale.decodeOnce";
+    static final boolean ON = Boolean.getBoolean(PROPERTY);
+
+    /** Enough for every node and joining data of 1,000 members several times over; past it, nothing more is kept. */
+    private static final int MAX_ENTRIES = 20_000;
+    private static final Map<ByteKey, Object> DECODED = new ConcurrentHashMap<>();
+    private static final List<Field> NODE_FIELDS = serialFields();
+
+    private DecodeOnce() {
+    }
+
+    /** @return What {@code bytes} decoded to before, as this member's own (a node is copied), or null. */
+    static Object lookup(byte[] bytes) {
+        Object o = DECODED.get(new ByteKey(bytes));
+
+        return o instanceof ZkIonClusterNode ? copy((ZkIonClusterNode)o) : o;
+    }
+
+    /** Keeps what {@code bytes} decoded to, if it is a node or a map, and returns the caller's own object. */
+    static Object keep(byte[] bytes, Object decoded) {
+        if ((decoded instanceof ZkIonClusterNode || decoded instanceof Map) && DECODED.size() < MAX_ENTRIES) {
+            DECODED.putIfAbsent(new ByteKey(bytes), decoded);
+
+            // The first reader's node stays the pattern; it gets a copy like every other member.
+            return decoded instanceof ZkIonClusterNode ? copy((ZkIonClusterNode)decoded) : decoded;
+        }
+
+        return decoded;
+    }
+
+    /** A node as deserialization would make it: every serialized field copied, the transient ones fresh. */
+    private static ZkIonClusterNode copy(ZkIonClusterNode n) {
+        ZkIonClusterNode c = new ZkIonClusterNode(n.id(), null, null, Collections.emptyMap(), null, null, false);
+
+        try {
+            for (Field f : NODE_FIELDS)
+                f.set(c, f.get(n));
+        }
+        catch (IllegalAccessException e) {
+            throw new IllegalStateException("Cannot copy a decoded node", e);
+        }
+
+        return c;
+    }
+
+    private static List<Field> serialFields() {
+        List<Field> fields = new ArrayList<>();
+
+        for (Field f : ZkIonClusterNode.class.getDeclaredFields()) {
+            if ((f.getModifiers() & (Modifier.STATIC | Modifier.TRANSIENT)) == 0) {
+                f.setAccessible(true);
+                fields.add(f);
+            }
+        }
+
+        return fields;
+    }
+}
