@@ -232,15 +232,21 @@ public final class ZooKeeperConnector {
     /**
      * By default Curator declares the session lost a session timeout into a suspension, on its own clock, and ends
      * it. But an ensemble without quorum expires no session: that would turn every quorum outage into the loss of
-     * every node. The engine's outage guard decides what a node does meanwhile, so Curator must not simulate. Its
-     * connection-state manager reads 0 as "never simulate"; its builder's setter refuses 0, so the field is set.
+     * every node. The engine's outage guard decides what a node does meanwhile, so Curator must not simulate.
+     * <p>
+     * The percent is set to its largest value, which puts Curator's own deadline some twenty years into a suspension.
+     * Not to 0, which Curator also reads as "never": with 0, its connection-state thread waits a session timeout less
+     * the time suspended, which turns negative once a suspension outlasts the session, and the thread then spins a
+     * core until the connection returns (found at 1,000 simulated members, whose spinning kept ZooKeeper from serving
+     * again after a quorum outage; {@code ZooKeeperConnectorOutageTest}). The builder's setter refuses both values, so
+     * the field is set.
      */
     private void noSimulatedExpiration(CuratorFrameworkFactory.Builder b) {
         try {
             Field f = CuratorFrameworkFactory.Builder.class.getDeclaredField("simulatedSessionExpirationPercent");
 
             f.setAccessible(true);
-            f.setInt(b, 0);
+            f.setInt(b, Integer.MAX_VALUE);
         }
         catch (ReflectiveOperationException | RuntimeException e) {
             log.warning("Curator's simulated session expiration could not be turned off (" + e + "): a ZooKeeper"
