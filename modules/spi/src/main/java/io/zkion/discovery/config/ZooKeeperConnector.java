@@ -239,7 +239,8 @@ public final class ZooKeeperConnector {
      * the time suspended, which turns negative once a suspension outlasts the session, and the thread then spins a
      * core until the connection returns (found at 1,000 simulated members, whose spinning kept ZooKeeper from serving
      * again after a quorum outage; {@code ZooKeeperConnectorOutageTest}). The builder's setter refuses both values, so
-     * the field is set.
+     * the field is set. The 5.9.0 the jar relocates multiplies it by the session timeout in a long; releases before
+     * 2025 did so in an int, which this value would overflow.
      */
     private void noSimulatedExpiration(CuratorFrameworkFactory.Builder b) {
         try {
