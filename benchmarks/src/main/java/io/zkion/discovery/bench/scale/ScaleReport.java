@@ -135,13 +135,14 @@ final class ScaleReport {
             sb.append('\n');
         }
 
-        sb.append("\nJVMs per shape (members each), session timeout, and who decodes a node (each member, or each JVM once:"
-            + " `DECODE_ONCE`):");
+        sb.append("\nJVMs per shape (members each), session timeout, who decodes a node (each member, or each JVM once:"
+            + " `DECODE_ONCE`), and the commit run:");
 
         for (Map<String, Object> r : results) {
             sb.append("\n- ").append(r.get("members")).append(": ").append(r.get("jvms")).append("; ")
                 .append(r.get("sessionTimeoutMs")).append(" ms; ")
-                .append(Boolean.TRUE.equals(r.get("decodeOncePerJvm")) ? "once per JVM" : "each member");
+                .append(Boolean.TRUE.equals(r.get("decodeOncePerJvm")) ? "once per JVM" : "each member")
+                .append(r.get("commit") == null ? "" : "; " + r.get("commit"));
         }
 
         return sb.append('\n').toString();

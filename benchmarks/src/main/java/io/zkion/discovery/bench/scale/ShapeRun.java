@@ -44,6 +44,7 @@ final class ShapeRun {
         res.put("jvms", layout.toString());
         res.put("sessionTimeoutMs", settings.sessionTimeout);
         res.put("decodeOncePerJvm", DecodeOnce.ON);
+        res.put("commit", System.getProperty("zkion.scale.commit", "unknown"));
         System.out.println("[" + shape + "] layout: " + layout);
 
         try (SimCluster cluster = new SimCluster(layout, shape.members() + 1, zk.connectString(), root, settings)) {
