@@ -12,7 +12,8 @@ import io.zkion.discovery.internal.ZkIonClusterNode;
 /**
  * With {@code -Dzkion.scale.decodeOnce=true}, a member JVM decodes each node and each joining data once, whichever of
  * its members reads them first; the others get a copy of the node (their own object: the SPI sets its order) and the
- * same joining data map (nobody here changes it).
+ * same joining or common data map. Sharing the maps is safe here only: the captured data is component bytes, and the
+ * simulation's host hands it to no component ({@code SimHost}'s {@code onExchange} does nothing).
  * <p>
  * Why: every member decodes every other member's node, N² decodes in all, where one real node on its own machine does
  * N. On 2 cores, at 1,000 members, those decodes alone come to some 600 CPU-seconds, and the storm starves members of
@@ -51,7 +52,7 @@ final class DecodeOnce {
         return decoded;
     }
 
-    /** A node as deserialization would make it: every serialized field copied, the transient ones fresh. */
+    /** A node with every serialized field of {@code n}; its transient ones as the constructor leaves them. */
     private static ZkIonClusterNode copy(ZkIonClusterNode n) {
         ZkIonClusterNode c = new ZkIonClusterNode(n.id(), null, null, Collections.emptyMap(), null, null, false);
 

@@ -234,7 +234,8 @@ public final class ZooKeeperConnector {
      * it. But an ensemble without quorum expires no session: that would turn every quorum outage into the loss of
      * every node. The engine's outage guard decides what a node does meanwhile, so Curator must not simulate.
      * <p>
-     * The percent is set to its largest value, which puts Curator's own deadline some twenty years into a suspension.
+     * The percent is set to its largest value, which puts Curator's own deadline about 248 days into a suspension for
+     * each second of the session timeout (some 7 years at 10 s).
      * Not to 0, which Curator also reads as "never": with 0, its connection-state thread waits a session timeout less
      * the time suspended, which turns negative once a suspension outlasts the session, and the thread then spins a
      * core until the connection returns (found at 1,000 simulated members, whose spinning kept ZooKeeper from serving

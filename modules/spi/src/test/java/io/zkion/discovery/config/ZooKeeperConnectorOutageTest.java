@@ -3,14 +3,17 @@ package io.zkion.discovery.config;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.test.TestingServer;
 import org.apache.ignite.logger.NullLogger;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
 
 /**
  * A ZooKeeper outage longer than the session timeout, as the outage guard rides out: the node's ZooKeeper client
@@ -28,8 +31,16 @@ public class ZooKeeperConnectorOutageTest {
             try {
                 long session = c.getZookeeperClient().getZooKeeper().getSessionId();
                 int granted = c.getZookeeperClient().getLastNegotiatedSessionTimeoutMs();
+                CountDownLatch suspended = new CountDownLatch(1);
+
+                c.getConnectionStateListenable().addListener((cl, st) -> {
+                    if (st == ConnectionState.SUSPENDED)
+                        suspended.countDown();
+                });
 
                 zk.stop();
+
+                assertTrue("No suspension", suspended.await(30, TimeUnit.SECONDS));
 
                 // Past the session timeout while suspended: where the spinning began.
                 Thread.sleep(granted + 1_000);
@@ -57,18 +68,28 @@ public class ZooKeeperConnectorOutageTest {
         }
     }
 
-    /** @return The CPU time of this node's Curator threads, summed. */
+    /** @return The CPU time of this node's Curator threads, summed; fails if there is none to measure. */
     private static long curatorCpuNanos() {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+
+        assumeTrue("This JVM measures no thread's CPU time", mx.isThreadCpuTimeSupported() && mx.isThreadCpuTimeEnabled());
+
         long sum = 0;
+        int threads = 0;
 
         for (ThreadInfo t : mx.dumpAllThreads(false, false)) {
             if (t.getThreadName().startsWith("zkion-curator-") && t.getThreadName().contains("%" + NODE + "%")) {
                 long cpu = mx.getThreadCpuTime(t.getThreadId());
 
-                sum += Math.max(0, cpu);
+                if (cpu >= 0) {
+                    sum += cpu;
+                    threads++;
+                }
             }
         }
+
+        // Curator's connection-state thread is always among them: a sum over no thread would prove nothing.
+        assertTrue("No Curator thread of the node to measure", threads > 0);
 
         return sum;
     }
