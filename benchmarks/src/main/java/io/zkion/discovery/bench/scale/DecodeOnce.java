@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import io.zkion.discovery.internal.ZkIonClusterNode;
+import org.apache.ignite.IgniteCheckedException;
 
 /**
  * With {@code -Dzkion.scale.decodeOnce=true}, a member JVM decodes each node and each joining data once, whichever of
@@ -33,23 +34,30 @@ final class DecodeOnce {
     private DecodeOnce() {
     }
 
-    /** @return What {@code bytes} decoded to before, as this member's own (a node is copied), or null. */
-    static Object lookup(byte[] bytes) {
-        Object o = DECODED.get(new ByteKey(bytes));
-
-        return o instanceof ZkIonClusterNode ? copy((ZkIonClusterNode)o) : o;
+    /** Ignite's decoding of the bytes at hand. */
+    interface Decoder {
+        Object decode() throws IgniteCheckedException;
     }
 
-    /** Keeps what {@code bytes} decoded to, if it is a node or a map, and returns the caller's own object. */
-    static Object keep(byte[] bytes, Object decoded) {
-        if ((decoded instanceof ZkIonClusterNode || decoded instanceof Map) && DECODED.size() < MAX_ENTRIES) {
-            DECODED.putIfAbsent(new ByteKey(bytes), decoded);
+    /**
+     * @return What {@code bytes} decode to, as the caller's own object (a node is copied): decoded by {@code decoder}
+     *      the first time this JVM meets them, kept if it is a node or a map, and taken from there after.
+     */
+    static Object decoded(byte[] bytes, Decoder decoder) throws IgniteCheckedException {
+        ByteKey key = new ByteKey(bytes);
+        Object o = DECODED.get(key);
+
+        if (o == null) {
+            o = decoder.decode();
+
+            if (!(o instanceof ZkIonClusterNode || o instanceof Map) || DECODED.size() >= MAX_ENTRIES)
+                return o;
 
             // The first reader's node stays the pattern; it gets a copy like every other member.
-            return decoded instanceof ZkIonClusterNode ? copy((ZkIonClusterNode)decoded) : decoded;
+            DECODED.putIfAbsent(key, o);
         }
 
-        return decoded;
+        return o instanceof ZkIonClusterNode ? copy((ZkIonClusterNode)o) : o;
     }
 
     /** A node with every serialized field of {@code n}; its transient ones as the constructor leaves them. */

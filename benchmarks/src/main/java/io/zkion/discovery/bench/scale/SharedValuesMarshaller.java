@@ -15,8 +15,9 @@ import org.apache.ignite.marshaller.jdk.JdkMarshaller;
  * Ignite's JDK marshaller, except that the strings, byte arrays and large maps it reads are shared by every member of
  * the JVM. Each member still reads and decodes every node itself, as on its own machine; only the memory is shared: a
  * thousand members that each keep a thousand nodes' attributes would need some 30 GB otherwise, where one real node
- * needs 30 MB. (With {@link DecodeOnce} on, the decoding itself is shared too.) With strings and arrays shared, the attribute maps themselves (about 145 entries, 5 KB a node) still
- * came to 1.5 GB in each JVM of 300 members at 1,000, and their full GCs of 7 s cost members their sessions.
+ * needs 30 MB. With strings and arrays shared, the attribute maps themselves (about 145 entries, 5 KB a node) still
+ * came to 1.5 GB in each JVM of 300 members at 1,000, and their full GCs of 7 s cost members their sessions. With
+ * {@link DecodeOnce} on, the decoding itself is shared too.
  */
 final class SharedValuesMarshaller extends JdkMarshaller {
     private static final Map<String, String> STRINGS = new ConcurrentHashMap<>();
@@ -45,9 +46,7 @@ final class SharedValuesMarshaller extends JdkMarshaller {
             throw new IgniteCheckedException("Failed to unmarshal: " + e, e);
         }
 
-        Object seen = DecodeOnce.lookup(bytes);
-
-        return (T)(seen != null ? seen : DecodeOnce.keep(bytes, decode(new ByteArrayInputStream(bytes), ldr)));
+        return (T)DecodeOnce.decoded(bytes, () -> decode(new ByteArrayInputStream(bytes), ldr));
     }
 
     @SuppressWarnings("unchecked")

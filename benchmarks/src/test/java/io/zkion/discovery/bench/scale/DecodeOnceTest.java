@@ -5,13 +5,13 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import org.apache.ignite.lang.IgniteProductVersion;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotSame;
-import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 
 /**
@@ -19,11 +19,16 @@ import static org.junit.Assert.assertSame;
  * gives an order, while the attributes (read only) and joining data stay one copy.
  */
 public class DecodeOnceTest {
+    /** A decoder a reader must not need: the JVM decoded these bytes before. */
+    private static Object never() {
+        throw new AssertionError("Decoded again");
+    }
+
     private static byte[] bytes(String s) {
         return (s + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
     }
 
-    @Test public void eachReaderGetsItsOwnNodeWithEveryFieldOfTheDecodedOne() {
+    @Test public void eachReaderGetsItsOwnNodeWithEveryFieldOfTheDecodedOne() throws Exception {
         Map<String, Object> attrs = new HashMap<>();
 
         attrs.put("org.apache.ignite.build.ver", "2.17.0");
@@ -35,8 +40,8 @@ public class DecodeOnceTest {
 
         decoded.order(7);
 
-        ZkIonClusterNode first = (ZkIonClusterNode)DecodeOnce.keep(b, decoded);
-        ZkIonClusterNode second = (ZkIonClusterNode)DecodeOnce.lookup(b.clone());
+        ZkIonClusterNode first = (ZkIonClusterNode)DecodeOnce.decoded(b, () -> decoded);
+        ZkIonClusterNode second = (ZkIonClusterNode)DecodeOnce.decoded(b.clone(), DecodeOnceTest::never);
 
         assertNotSame(decoded, first);
         assertNotSame(first, second);
@@ -57,10 +62,10 @@ public class DecodeOnceTest {
         first.order(9);
 
         assertEquals(7, second.order());
-        assertEquals(7, ((ZkIonClusterNode)DecodeOnce.lookup(b)).order());
+        assertEquals(7, ((ZkIonClusterNode)DecodeOnce.decoded(b, DecodeOnceTest::never)).order());
     }
 
-    @Test public void joiningDataIsSharedAndOtherObjectsAreNotKept() {
+    @Test public void joiningDataIsSharedAndOtherObjectsAreNotKept() throws Exception {
         Map<Integer, byte[]> joinData = new HashMap<>();
 
         joinData.put(1, new byte[] {1, 2, 3});
@@ -68,12 +73,20 @@ public class DecodeOnceTest {
         byte[] maps = bytes("map");
         byte[] other = bytes("message");
 
-        assertSame(joinData, DecodeOnce.keep(maps, joinData));
-        assertSame(joinData, DecodeOnce.lookup(maps.clone()));
+        assertSame(joinData, DecodeOnce.decoded(maps, () -> joinData));
+        assertSame(joinData, DecodeOnce.decoded(maps.clone(), DecodeOnceTest::never));
 
         // A custom message is decoded by each member, as always.
-        assertEquals("a message", DecodeOnce.keep(other, "a message"));
-        assertNull(DecodeOnce.lookup(other));
-        assertNull(DecodeOnce.lookup(bytes("never seen")));
+        AtomicInteger decodes = new AtomicInteger();
+
+        for (int i = 0; i < 2; i++) {
+            assertEquals("a message", DecodeOnce.decoded(other, () -> {
+                decodes.incrementAndGet();
+
+                return "a message";
+            }));
+        }
+
+        assertEquals(2, decodes.get());
     }
 }

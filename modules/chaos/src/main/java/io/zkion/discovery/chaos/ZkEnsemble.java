@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -114,7 +115,7 @@ public final class ZkEnsemble implements AutoCloseable {
 
         for (Process p : procs) {
             if (p != null && p.isAlive())
-                sum += p.info().totalCpuDuration().map(java.time.Duration::toNanos).orElse(0L);
+                sum += p.info().totalCpuDuration().map(Duration::toNanos).orElse(0L);
         }
 
         return sum;
