@@ -1,0 +1,181 @@
+package io.zkion.discovery.internal;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.ignite.cluster.ClusterNode;
+import org.apache.ignite.lang.IgniteProductVersion;
+import org.junit.Test;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNull;
+import static org.junit.Assert.assertSame;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
+
+/**
+ * Versions of a topology share what joins appended (issue 20): each must still show exactly the nodes it was made
+ * with, whatever later versions add, remove or build on an older version.
+ */
+public class TopologyTest {
+    @Test public void anOlderVersionDoesNotSeeLaterJoins() {
+        ZkIonClusterNode a = node(), b = node(), c = node();
+        Topology t1 = Topology.EMPTY.withJoined(1, a, rec(1));
+        Topology t2 = t1.withJoined(2, b, rec(2));
+        Topology t3 = t2.withJoined(3, c, rec(3));
+
+        assertNodes(t1, a);
+        assertNodes(t2, a, b);
+        assertNodes(t3, a, b, c);
+        assertNull("t2 was made before c joined", t2.node(c.id()));
+        assertFalse(t2.contains(c.id()));
+        assertSame(c, t3.node(c.id()));
+        assertEquals(3, t3.topVer());
+        assertArrayEquals(rec(2), t3.records().get(1));
+        assertEquals(2, t2.records().size());
+    }
+
+    /** Two versions built on one: the second must not see the first's node, nor change what the first sees. */
+    @Test public void aJoinToAnOlderVersionCopies() {
+        ZkIonClusterNode a = node(), b = node(), c = node();
+        Topology t1 = Topology.EMPTY.withJoined(1, a, rec(1));
+        Topology withB = t1.withJoined(2, b, rec(2));
+        Topology withC = t1.withJoined(2, c, rec(3));
+
+        assertNodes(withB, a, b);
+        assertNodes(withC, a, c);
+        assertNull(withC.node(b.id()));
+        assertNull(withB.node(c.id()));
+        assertArrayEquals(rec(3), withC.records().get(1));
+        assertArrayEquals(rec(2), withB.records().get(1));
+    }
+
+    @Test public void aDepartureLeavesEarlierVersionsWhole() {
+        ZkIonClusterNode a = node(), b = node(), c = node(), d = node();
+        Topology t3 = Topology.of(3, List.of(a, b, c), Collections.emptyMap());
+        Topology t4 = t3.without(4, b.id());
+        Topology t5 = t4.withJoined(5, d, rec(5));
+
+        assertNodes(t3, a, b, c);
+        assertNodes(t4, a, c);
+        assertNodes(t5, a, c, d);
+        assertNull(t5.node(b.id()));
+        assertSame(b, t3.node(b.id()));
+        assertNull(t3.node(d.id()));
+    }
+
+    /** Past the first arrays' capacity: the versions made before keep theirs. */
+    @Test public void versionsSurviveTheArraysGrowing() {
+        List<ZkIonClusterNode> all = new ArrayList<>();
+        List<Topology> versions = new ArrayList<>();
+        Topology t = Topology.EMPTY;
+
+        for (int i = 1; i <= 100; i++) {
+            ZkIonClusterNode n = node();
+
+            all.add(n);
+            t = t.withJoined(i, n, rec(i));
+            versions.add(t);
+        }
+
+        for (int v = 0; v < versions.size(); v++) {
+            Topology tv = versions.get(v);
+
+            assertEquals(v + 1, tv.size());
+            assertEquals(all.subList(0, v + 1), tv.nodes());
+            assertArrayEquals(rec(v + 1), tv.records().get(v));
+            assertNull(v + 1 < all.size() ? tv.node(all.get(v + 1).id()) : null);
+        }
+    }
+
+    @Test public void aJoinOfAKnownIdReplacesItInPlace() {
+        ZkIonClusterNode a = node(), b = node();
+        ZkIonClusterNode a2 = new ZkIonClusterNode(a.id(), "again", a.version(), Collections.emptyMap(),
+            Collections.singleton("127.0.0.1"), Collections.singleton("localhost"), false);
+        Topology t = Topology.of(2, List.of(a, b), Collections.emptyMap()).withJoined(3, a2, rec(3));
+
+        assertNodes(t, a2, b);
+    }
+
+    @Test public void theViewsAreReadOnly() {
+        Topology t = Topology.EMPTY.withJoined(1, node(), rec(1));
+
+        try {
+            t.nodes().add(node());
+            fail("the snapshot Ignite gets must be read-only");
+        }
+        catch (UnsupportedOperationException expected) {
+            // Expected.
+        }
+
+        try {
+            t.members().clear();
+            fail("members() must be read-only");
+        }
+        catch (UnsupportedOperationException expected) {
+            // Expected.
+        }
+    }
+
+    /** Ignite's threads read versions while the discovery thread appends: each read sees its version whole. */
+    @Test public void readersSeeTheirVersionWhileJoinsAppend() throws Exception {
+        AtomicReference<Topology> latest = new AtomicReference<>(Topology.EMPTY.withJoined(1, node(), rec(1)));
+        AtomicReference<String> wrong = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread reader = new Thread(() -> {
+            while (done.getCount() > 0 && wrong.get() == null) {
+                Topology t = latest.get();
+                List<ClusterNode> ns = t.nodes();
+
+                for (int i = 0; i < ns.size(); i++) {
+                    ClusterNode n = ns.get(i);
+
+                    if (n == null || t.node(n.id()) != n)
+                        wrong.set("version " + t.topVer() + ", node " + i);
+                }
+
+                if (ns.size() != t.topVer())
+                    wrong.set("version " + t.topVer() + " has " + ns.size() + " nodes");
+            }
+        });
+
+        reader.start();
+
+        for (int v = 2; v <= 5_000; v++)
+            latest.set(latest.get().withJoined(v, node(), rec(v)));
+
+        done.countDown();
+        reader.join();
+        assertNull(wrong.get(), wrong.get());
+    }
+
+    private static void assertNodes(Topology t, ZkIonClusterNode... expected) {
+        List<ZkIonClusterNode> members = new ArrayList<>(t.members());
+
+        assertEquals(List.of(expected), t.nodes());
+        assertEquals(List.of(expected), members);
+        assertEquals(expected.length, t.size());
+
+        for (ZkIonClusterNode n : expected) {
+            assertSame(n, t.node(n.id()));
+            assertTrue(t.contains(n.id()));
+        }
+
+        assertTrue(t.toString(), t.toString().contains(expected[expected.length - 1].id().toString()));
+    }
+
+    private static byte[] rec(int i) {
+        return new byte[] {(byte)i, (byte)(i >> 8)};
+    }
+
+    private static ZkIonClusterNode node() {
+        return new ZkIonClusterNode(UUID.randomUUID(), UUID.randomUUID().toString(),
+            IgniteProductVersion.fromString("2.17.0"), Collections.emptyMap(), Collections.singleton("127.0.0.1"),
+            Collections.singleton("localhost"), false);
+    }
+}
