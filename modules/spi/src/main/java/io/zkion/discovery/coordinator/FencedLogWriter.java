@@ -149,7 +149,7 @@ final class FencedLogWriter {
                 + " nodes will stop with an error then");
         }
 
-        return new Committed(seq, created, entry.prepared.manifest, entry.batch, pre, null, null);
+        return new Committed(seq, created, entry.prepared.manifest, entry.batch, pre);
     }
 
     /**
@@ -196,23 +196,12 @@ final class FencedLogWriter {
         public final EventBatch batch;
         public final Map<Long, Predecoded> pre;
 
-        /** For a join: the joined node's record and the node, for the snapshots of later joins of the same pass. */
-        final byte[] joinedRecord;
-        public final ZkIonClusterNode joinedNode;
-
-        Committed(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> pre, byte[] joinedRecord,
-            ZkIonClusterNode joinedNode) {
+        Committed(long seq, String path, byte[] manifest, EventBatch batch, Map<Long, Predecoded> pre) {
             this.seq = seq;
             this.path = path;
             this.manifest = manifest;
             this.batch = batch;
             this.pre = pre;
-            this.joinedRecord = joinedRecord;
-            this.joinedNode = joinedNode;
-        }
-
-        Committed withRecord(byte[] record, ZkIonClusterNode node) {
-            return new Committed(seq, path, manifest, batch, pre, record, node);
         }
     }
 

@@ -42,7 +42,9 @@ import org.apache.zookeeper.KeeperException;
 
 /**
  * New alive nodes with a join request become NODE_JOINED, or are refused. The joins seen in one step share one
- * closing of the gate: Ignite collects each joiner's data with the log's tail standing still.
+ * closing of the gate: Ignite collects each joiner's data with the log's tail standing still. They are written in
+ * batches, one log entry and one multi for up to {@link #MAX_BATCH} joins: in a join storm each member then reads
+ * one entry per batch, and the coordinator waits for one commit per batch (issue 20).
  */
 final class Joins {
     /** The reason given with a refusal of kind {@link Refusal#UNREADABLE_REQUEST}, before what was wrong. */
@@ -69,6 +71,15 @@ final class Joins {
      * the answer and leaves. A joiner that asks again (with a whole request after one by reference) makes a new one.
      */
     private final Map<UUID, Long> rejected = new HashMap<>();
+
+    /** The most joins one log entry takes. */
+    static final int MAX_BATCH = 64;
+
+    /** The joiners' answers one batch's multi may carry, in bytes: ZooKeeper takes a request up to 1 MB. */
+    static final long BATCH_BYTES = 384 << 10;
+
+    /** The size of the last batch's answers, on average: each snapshot names every member. */
+    private long answerBytes = 1;
 
     Joins(CoordinatorContext ctx, TopologySnapshotCodec snapshots, FencedLogWriter writer, Gate gate,
         FormatChoice format, Trimmer trimmer, MemberSessions sessions) {
@@ -118,27 +129,36 @@ final class Joins {
         if (requests.isEmpty())
             return;
 
-        // One closing of the gate for all the joins seen now; the last join's commit opens it.
+        // One closing of the gate for all the joins seen now. It opens once every join of the pass is committed: a
+        // member's message logged between two batches would reach a later joiner of the pass neither in its data
+        // (collected before it) nor in the log (it comes before the joiner's join).
         writer.closeGate();
         gate.hold();
 
-        // Each join is committed, and its joiner can go on, before this node hands the previous ones to Ignite:
+        // Joins are committed in batches, one log entry and one multi each, before this node hands them to Ignite:
         // Ignite's handling of a join here takes longer than a commit. They are applied in log order after the pass
         // (the gate keeps members' messages out of the way meanwhile), on every path: once committed, they are facts.
         List<Committed> committed = new ArrayList<>();
+        List<Written> pass = new ArrayList<>();
 
         try {
-            int left = requests.size();
+            List<Admission> batch = new ArrayList<>();
 
             for (Map.Entry<UUID, ZkStore.Payload> r : requests.entrySet()) {
-                if (--left == 0)
-                    gate.release(); // Its commit opens the gate.
+                Admission a = admit(r.getKey(), r.getValue(), aliveNow, leaving);
 
-                Committed c = join(r.getKey(), r.getValue(), aliveNow, leaving, committed);
+                if (a == null)
+                    continue;
 
-                if (c != null)
-                    committed.add(c);
+                if (!batch.isEmpty() && (batch.size() >= batchLimit() || !a.format.equals(batch.get(0).format))) {
+                    commitBatch(batch, pass, committed);
+                    batch = new ArrayList<>();
+                }
+
+                batch.add(a);
             }
+
+            commitBatch(batch, pass, committed);
         }
         finally {
             gate.release();
@@ -147,17 +167,21 @@ final class Joins {
                 writer.apply(c);
         }
 
-        writer.openGate(); // If the last join did not commit (its joiner left).
+        writer.openGate();
+    }
+
+    /** @return How many joins one batch may take: as many as fit {@link #BATCH_BYTES} at the last answers' size. */
+    private int batchLimit() {
+        return (int)Math.max(1, Math.min(MAX_BATCH, BATCH_BYTES / Math.max(1, answerBytes)));
     }
 
     /**
-     * Validates one join and commits it, or refuses it.
+     * Validates one join and runs Ignite's exchange for it, or refuses it.
      *
-     * @param earlier Joins of this pass committed but not applied yet: their nodes are in the joiner's snapshot.
-     * @return The committed join, to apply; null if refused or the joiner left.
+     * @return The join, to write; null if refused.
      */
-    private Committed join(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow, Set<UUID> leaving,
-        List<Committed> earlier) throws Exception {
+    private Admission admit(UUID id, ZkStore.Payload p, Map<UUID, ChildData> aliveNow, Set<UUID> leaving)
+        throws Exception {
         String what = paths.join(id);
         JoinRequest req;
         ZkStore.Payload dataZnode = null;
@@ -197,17 +221,10 @@ final class Joins {
             return null;
         }
 
-        long topVer = writer.state().topVer + 1;
-        long evtId = 0;
-
-        node.order(topVer);
-
         // In ion-2 the record and the event name the joiner's data znode, unless authentication added the security
         // subject to the node's attributes: then they carry the changed node, as in ion-1.
         boolean byRef = dataZnode != null && FormatId.ION_2.wireName().equals(format) && !attrsChanged[0];
         byte[] nodeBytes = attrsChanged[0] ? objects.marshal(node) : reqNode;
-        byte[] record = byRef ? NodeRecord.byReference(id, topVer, node.isClient()).encode()
-            : new NodeRecord(id, topVer, node.isClient(), nodeBytes).encode();
 
         // Ignite's order on the coordinator: joining data in, then the common data out, then the event.
         DiscoveryDataBag joiningBag = new DiscoveryDataBag(id, node.isClient());
@@ -220,51 +237,160 @@ final class Joins {
         collectBag.joiningNodeData(joinData);
         host.exchange().collect(collectBag);
 
+        return new Admission(id, p, req, dataZnode, node, nodeBytes, reqJoinData, byRef, format,
+            objects.marshal(new HashMap<>(collectBag.commonData())), aliveNow.get(id));
+    }
+
+    /**
+     * Commits {@code batch} in one log entry. A joiner whose session ended meanwhile fails the whole multi: the others
+     * are written again without it (their places and snapshots change, Ignite's exchange is not run again).
+     */
+    private void commitBatch(List<Admission> batch, List<Written> pass, List<Committed> committed) throws Exception {
+        List<Admission> todo = new ArrayList<>(batch);
+
+        while (!todo.isEmpty()) {
+            List<Written> built = build(todo, pass);
+            long bytes = 0;
+
+            for (Written w : built)
+                bytes += w.answerBytes;
+
+            answerBytes = bytes / built.size();
+
+            if (bytes > BATCH_BYTES && todo.size() > 1) { // Larger than the last answers said: halves.
+                for (Written w : built)
+                    store.abandon(w.answer);
+
+                int half = todo.size() / 2;
+
+                commitBatch(todo.subList(0, half), pass, committed);
+                commitBatch(todo.subList(half, todo.size()), pass, committed);
+
+                return;
+            }
+
+            try {
+                committed.add(commit(built));
+                pass.addAll(built);
+
+                for (Written w : built)
+                    sessions.admitted(w.a.id, w.a.alive);
+
+                return;
+            }
+            catch (KeeperException.NoNodeException gone) {
+                List<Admission> left = new ArrayList<>();
+
+                for (Admission a : todo) {
+                    if (todo.size() == 1 || !store.exists(paths.alive(a.id)))
+                        left.add(a);
+                }
+
+                if (left.isEmpty()) { // Not a joiner's znode: each alone, as a single join is handled.
+                    for (Admission a : todo)
+                        commitBatch(Collections.singletonList(a), pass, committed);
+
+                    return;
+                }
+
+                for (Admission a : left)
+                    log.info("Joining node left before its join completed [node=" + a.id + ']');
+
+                trimmer.requestSweep();
+                todo.removeAll(left);
+            }
+        }
+    }
+
+    /** @return {@code todo} written at the next places of the log, after the joins of this pass in {@code pass}. */
+    private List<Written> build(List<Admission> todo, List<Written> pass) throws Exception {
+        List<Written> out = new ArrayList<>(todo.size());
+        long topVer = writer.state().topVer;
+
+        for (Admission a : todo)
+            out.add(write(a, ++topVer, out.size(), pass, out));
+
+        return out;
+    }
+
+    /** @return {@code a} written as event {@code evtId} of its entry, joining at {@code topVer}. */
+    private Written write(Admission a, long topVer, int evtId, List<Written> pass, List<Written> batch)
+        throws Exception {
+        a.node.order(topVer);
+
+        byte[] record = a.byRef ? NodeRecord.byReference(a.id, topVer, a.node.isClient()).encode()
+            : new NodeRecord(a.id, topVer, a.node.isClient(), a.nodeBytes).encode();
         List<byte[]> records = new ArrayList<>();
-        boolean inline = !FormatId.ION_2.wireName().equals(format); // The joiner may not read references.
+        boolean inline = !FormatId.ION_2.wireName().equals(a.format); // The joiner may not read references.
 
         for (byte[] r : member.topology().records())
             records.add(inline ? inlined(r, member.topology()::node) : r);
 
-        for (Committed c : earlier)
-            records.add(inline ? inlined(c.joinedRecord, n -> c.joinedNode) : c.joinedRecord);
+        for (List<Written> earlier : List.of(pass, batch)) {
+            for (Written w : earlier)
+                records.add(inline ? inlined(w.record, n -> w.a.node) : w.record);
+        }
 
         records.add(record);
 
-        ClusterState next = writer.next(topVer, format);
+        ClusterState next = writer.next(topVer, a.format);
         // The joiner finds its event in the log by its node id: the entry's place is known only once committed.
-        byte[] result = codec.encode(JoinResult.accepted(0, next, snapshots.encode(topVer, records),
-            objects.marshal(new HashMap<>(collectBag.commonData())), member.recentlyDelivered()));
+        byte[] result = codec.encode(JoinResult.accepted(0, next, snapshots.encode(topVer, records), a.commonData,
+            member.recentlyDelivered()));
 
-        ZkStore.Prepared answer = store.create(paths.joined(id), result, CreateMode.PERSISTENT);
+        ZkStore.Prepared answer = store.create(paths.joined(a.id), result, CreateMode.PERSISTENT);
         List<CuratorOp> ops = new ArrayList<>(answer.ops);
 
-        ops.addAll(store.deleteOps(paths.join(id), p.manifest));
+        ops.addAll(store.deleteOps(paths.join(a.id), a.request.manifest));
         // Setting the joiner's ack fails the whole join if its session is already gone. The ack (1) is below every
         // event id, so that the log stays until the joiner has found its join event and acked it itself.
-        ops.add(store.setDataOp(paths.alive(id), codec.encode(AliveRecord.of(node, req.formats, 1, null))));
+        ops.add(store.setDataOp(paths.alive(a.id), codec.encode(AliveRecord.of(a.node, a.req.formats, 1, null))));
 
-        if (dataZnode != null && !byRef) // Copied into the log after all: nobody reads it.
-            ops.addAll(store.deleteOps(paths.node(id), dataZnode.manifest));
+        if (a.dataZnode != null && !a.byRef) // Copied into the log after all: nobody reads it.
+            ops.addAll(store.deleteOps(paths.node(a.id), a.dataZnode.manifest));
 
-        DiscoveryEvent evt = DiscoveryEvent.joined(evtId, topVer, id,
-            new JoinedEventData(record, byRef ? null : reqJoinData).encode());
+        DiscoveryEvent evt = DiscoveryEvent.joined(evtId, topVer, a.id,
+            new JoinedEventData(record, a.byRef ? null : a.joinData).encode());
+
+        return new Written(a, topVer, record, answer, result.length, ops, evt);
+    }
+
+    /** Commits the joins of one batch in one log entry, the last one's state with it. */
+    private Committed commit(List<Written> built) throws Exception {
+        List<DiscoveryEvent> events = new ArrayList<>();
+        List<CuratorOp> ops = new ArrayList<>();
         Map<Long, Predecoded> pre = new HashMap<>();
 
-        pre.put(evtId, new Predecoded(null, false, true, byRef ? node : null));
-
-        try {
-            Committed c = writer.commit(Collections.singletonList(evt), ops, next, pre, answer).withRecord(record, node);
-
-            sessions.admitted(id, aliveNow.get(id));
-
-            return c;
+        for (Written w : built) {
+            events.add(w.event);
+            ops.addAll(w.ops);
+            pre.put(w.event.eventId(), new Predecoded(null, false, true, w.a.byRef ? w.a.node : null));
         }
-        catch (KeeperException.NoNodeException gone) {
-            log.info("Joining node left before its join completed [node=" + id + ']');
-            trimmer.requestSweep();
 
-            return null;
+        Written last = built.get(built.size() - 1);
+
+        return writer.commit(events, ops, writer.next(last.topVer, last.a.format), pre);
+    }
+
+    /** A join written at one place of the log, and what later joins of the pass take into their snapshots. */
+    private static final class Written {
+        final Admission a;
+        final long topVer;
+        final byte[] record;
+        final ZkStore.Prepared answer;
+        final int answerBytes;
+        final List<CuratorOp> ops;
+        final DiscoveryEvent event;
+
+        Written(Admission a, long topVer, byte[] record, ZkStore.Prepared answer, int answerBytes, List<CuratorOp> ops,
+            DiscoveryEvent event) {
+            this.a = a;
+            this.topVer = topVer;
+            this.record = record;
+            this.answer = answer;
+            this.answerBytes = answerBytes;
+            this.ops = ops;
+            this.event = event;
         }
     }
 

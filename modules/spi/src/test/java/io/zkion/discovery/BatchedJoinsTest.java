@@ -1,0 +1,144 @@
+package io.zkion.discovery;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import io.zkion.discovery.zk.ZkFaults;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.ignite.Ignite;
+import org.apache.ignite.configuration.IgniteConfiguration;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * The coordinator writes the joins it sees together in one log entry and one multi (issue 20). One joiner whose
+ * session ends before that multi fails all of it: the others must still join in that pass, not be dropped with it,
+ * and the one gone asks again and joins after them.
+ */
+public class BatchedJoinsTest extends ZkIonTestSupport {
+    @Test(timeout = 180_000) public void aJoinerGoneBeforeItsBatchCommitsLeavesTheOthersJoined() throws Exception {
+        ErrorLog log1 = new ErrorLog(true);
+        Ignite s1 = start(config("s1", false).setGridLogger(log1));
+        Set<UUID> joiners = ConcurrentHashMap.newKeySet();
+        List<ZkIonDiscoverySpi> spis = new ArrayList<>();
+        AtomicReference<UUID> victim = new AtomicReference<>();
+        AtomicReference<Throwable> faultErr = new AtomicReference<>();
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        List<Future<Ignite>> started = new ArrayList<>();
+
+        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            c.start();
+
+            // Held, so that all three requests are there at the coordinator's next pass.
+            AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest();
+
+            for (String name : List.of("a", "b", "c")) {
+                IgniteConfiguration cfg = config(name, false);
+
+                spis.add((ZkIonDiscoverySpi)cfg.getDiscoverySpi());
+                started.add(pool.submit(() -> start(cfg)));
+            }
+
+            await("three join requests", 60_000, () -> children(c, root + "/join").size() == 3);
+
+            for (String id : children(c, root + "/join"))
+                joiners.add(UUID.fromString(id));
+
+            spiOf(s1).engine().zkFaultsForTest(new ZkFaults() {
+                @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
+                    return false;
+                }
+
+                @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
+                    List<UUID> answered = new ArrayList<>();
+
+                    for (CuratorOp op : ops) {
+                        String p = op.getTypeAndPath().getForPath();
+
+                        if (p.startsWith(root + "/joined/"))
+                            answered.add(UUID.fromString(p.substring(p.lastIndexOf('/') + 1)));
+                    }
+
+                    // The first multi that answers more than one joiner: the second of them ends its session now.
+                    if (answered.size() > 1 && victim.compareAndSet(null, answered.get(1))) {
+                        try {
+                            expire(answered.get(1), spis, c);
+                        }
+                        catch (Throwable e) {
+                            faultErr.set(e);
+                        }
+                    }
+
+                    return false;
+                }
+            });
+
+            held.close();
+
+            for (Future<Ignite> f : started)
+                assertNotNull(f.get(120, TimeUnit.SECONDS));
+        }
+        finally {
+            pool.shutdown();
+        }
+
+        assertEquals(null, faultErr.get());
+        assertNotNull("the coordinator answered more than one joiner in one multi", victim.get());
+
+        await("four servers everywhere", 60_000, () -> nodes.stream().allMatch(n -> n.cluster().nodes().size() == 4));
+
+        String left = "Joining node left before its join completed [node=";
+
+        assertTrue("the joiner gone was dropped from its batch", log1.messages.stream()
+            .anyMatch(m -> m.contains(left + victim.get())));
+
+        for (UUID id : joiners) {
+            if (!id.equals(victim.get()))
+                assertFalse("joiner " + id + " was not dropped with the one gone", log1.messages.stream()
+                    .anyMatch(m -> m.contains(left + id)));
+        }
+
+        // The others joined first, in the pass that dropped the one gone; it joined again after them, under the id
+        // it asked with again (a server keeps its id).
+        long victimOrder = nodes.stream().filter(n -> n.cluster().localNode().id().equals(victim.get()))
+            .findFirst().get().cluster().localNode().order();
+
+        assertEquals(4, victimOrder);
+    }
+
+    /** Ends the session of the joiner {@code id} on the server, and waits until its alive znode is gone. */
+    private void expire(UUID id, List<ZkIonDiscoverySpi> spis, CuratorFramework c) throws Exception {
+        for (ZkIonDiscoverySpi spi : spis) { // Still joining: reachable through their configurations only.
+            if (spi.getLocalNode() != null && id.equals(spi.getLocalNode().id()))
+                spi.engine().expireSessionOnServerForTest();
+        }
+
+        long end = System.currentTimeMillis() + 10_000;
+
+        while (c.checkExists().forPath(root + "/alive/" + id) != null && System.currentTimeMillis() < end)
+            Thread.sleep(20);
+    }
+
+    private static List<String> children(CuratorFramework c, String path) {
+        try {
+            return c.getChildren().forPath(path);
+        }
+        catch (Exception e) {
+            return List.of();
+        }
+    }
+}
