@@ -39,6 +39,7 @@ import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.discovery.DiscoveryDataBag;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * New alive nodes with a join request become NODE_JOINED, or are refused. The joins seen in one step share one
@@ -65,6 +66,7 @@ final class Joins {
     private final Trimmer trimmer;
     private final MemberSessions sessions;
     private final JoinValidator validator;
+    private final ZkIonClusterNode local;
 
     /**
      * Joins refused, with the creation zxid of the joiner's alive znode then: that znode stays until the joiner reads
@@ -75,11 +77,11 @@ final class Joins {
     /** The most joins one log entry takes. */
     static final int MAX_BATCH = 64;
 
-    /** The joiners' answers one batch's multi may carry, in bytes: ZooKeeper takes a request up to 1 MB. */
+    /**
+     * The bytes of answers, acks and events one batch's multi may carry at most: ZooKeeper takes a request up to
+     * {@code jute.maxbuffer}, 1 MB by default. Each answer's snapshot names every member.
+     */
     static final long BATCH_BYTES = 384 << 10;
-
-    /** The size of the last batch's answers, on average: each snapshot names every member. */
-    private long answerBytes = 1;
 
     Joins(CoordinatorContext ctx, TopologySnapshotCodec snapshots, FencedLogWriter writer, Gate gate,
         FormatChoice format, Trimmer trimmer, MemberSessions sessions) {
@@ -98,6 +100,7 @@ final class Joins {
         this.trimmer = trimmer;
         this.sessions = sessions;
         this.validator = new JoinValidator(ctx);
+        this.local = ctx.local;
     }
 
     /** @param leaving The nodes stopping: the format chosen need not suit them. */
@@ -142,7 +145,8 @@ final class Joins {
         List<Written> pass = new ArrayList<>();
 
         try {
-            List<Admission> batch = new ArrayList<>();
+            List<Written> batch = new ArrayList<>();
+            long bytes = 0;
 
             for (Map.Entry<UUID, ZkStore.Payload> r : requests.entrySet()) {
                 Admission a = admit(r.getKey(), r.getValue(), aliveNow, leaving);
@@ -150,15 +154,28 @@ final class Joins {
                 if (a == null)
                     continue;
 
-                if (!batch.isEmpty() && (batch.size() >= batchLimit() || !a.format.equals(batch.get(0).format))) {
+                Written w = batch.isEmpty() || a.format.equals(batch.get(0).a.format)
+                    ? write(a, writer.state().topVer + batch.size() + 1, batch.size(), pass, batch) : null;
+
+                // Each joiner's answer, ack and event are added until the next would pass the batch's bytes.
+                if (w == null || batch.size() == MAX_BATCH || (!batch.isEmpty() && bytes + w.bytes > batchBytes())) {
+                    if (w != null)
+                        store.abandon(w.answer);
+
                     commitBatch(batch, pass, committed);
                     batch = new ArrayList<>();
+                    bytes = 0;
+                    w = write(a, writer.state().topVer + 1, 0, pass, batch);
                 }
 
-                batch.add(a);
+                batch.add(w);
+                bytes += w.bytes;
             }
 
             commitBatch(batch, pass, committed);
+
+            gate.release();
+            writer.openGate(); // Before Ignite handles the joins here: members' messages need not wait for that.
         }
         finally {
             gate.release();
@@ -166,13 +183,11 @@ final class Joins {
             for (Committed c : committed)
                 writer.apply(c);
         }
-
-        writer.openGate();
     }
 
-    /** @return How many joins one batch may take: as many as fit {@link #BATCH_BYTES} at the last answers' size. */
-    private int batchLimit() {
-        return (int)Math.max(1, Math.min(MAX_BATCH, BATCH_BYTES / Math.max(1, answerBytes)));
+    /** @return The bytes of answers, acks and events one batch's multi may carry: half of what ZooKeeper takes. */
+    private long batchBytes() {
+        return Math.min(BATCH_BYTES, 2L * store.inlineLimit());
     }
 
     /**
@@ -245,30 +260,10 @@ final class Joins {
      * Commits {@code batch} in one log entry. A joiner whose session ended meanwhile fails the whole multi: the others
      * are written again without it (their places and snapshots change, Ignite's exchange is not run again).
      */
-    private void commitBatch(List<Admission> batch, List<Written> pass, List<Committed> committed) throws Exception {
-        List<Admission> todo = new ArrayList<>(batch);
+    private void commitBatch(List<Written> batch, List<Written> pass, List<Committed> committed) throws Exception {
+        List<Written> built = batch;
 
-        while (!todo.isEmpty()) {
-            List<Written> built = build(todo, pass);
-            long bytes = 0;
-
-            for (Written w : built)
-                bytes += w.answerBytes;
-
-            answerBytes = bytes / built.size();
-
-            if (bytes > BATCH_BYTES && todo.size() > 1) { // Larger than the last answers said: halves.
-                for (Written w : built)
-                    store.abandon(w.answer);
-
-                int half = todo.size() / 2;
-
-                commitBatch(todo.subList(0, half), pass, committed);
-                commitBatch(todo.subList(half, todo.size()), pass, committed);
-
-                return;
-            }
-
+        while (!built.isEmpty()) {
             try {
                 committed.add(commit(built));
                 pass.addAll(built);
@@ -278,17 +273,20 @@ final class Joins {
 
                 return;
             }
-            catch (KeeperException.NoNodeException gone) {
+            catch (KeeperException.NoNodeException e) {
+                // ZooKeeper names no path for a failed multi: this coordinator's own session may be the one gone.
+                if (!store.exists(paths.alive(local.id())))
+                    throw new FencedException("this coordinator's alive znode is gone (" + e.getMessage() + ")");
+
+                List<Admission> todo = new ArrayList<>();
                 List<Admission> left = new ArrayList<>();
 
-                for (Admission a : todo) {
-                    if (todo.size() == 1 || !store.exists(paths.alive(a.id)))
-                        left.add(a);
-                }
+                for (Written w : built)
+                    (built.size() == 1 || sessionEnded(w.a) ? left : todo).add(w.a);
 
-                if (left.isEmpty()) { // Not a joiner's znode: each alone, as a single join is handled.
+                if (left.isEmpty()) { // No joiner's znode is gone: each alone, as a single join is handled.
                     for (Admission a : todo)
-                        commitBatch(Collections.singletonList(a), pass, committed);
+                        commitBatch(build(Collections.singletonList(a), pass), pass, committed);
 
                     return;
                 }
@@ -297,9 +295,20 @@ final class Joins {
                     log.info("Joining node left before its join completed [node=" + a.id + ']');
 
                 trimmer.requestSweep();
-                todo.removeAll(left);
+
+                built = build(todo, pass);
             }
         }
+    }
+
+    /**
+     * @return Whether the alive znode {@code a} was admitted with is gone: a joiner that asked again meanwhile has a
+     *      new one, of a new session, which its old admission must not be committed on.
+     */
+    private boolean sessionEnded(Admission a) throws Exception {
+        Stat now = store.client().checkExists().forPath(paths.alive(a.id));
+
+        return now == null || now.getCzxid() != AliveView.czxid(a.alive);
     }
 
     /** @return {@code todo} written at the next places of the log, after the joins of this pass in {@code pass}. */
@@ -352,7 +361,10 @@ final class Joins {
         DiscoveryEvent evt = DiscoveryEvent.joined(evtId, topVer, a.id,
             new JoinedEventData(record, a.byRef ? null : a.joinData).encode());
 
-        return new Written(a, topVer, record, answer, result.length, ops, evt);
+        // What the multi carries for this join: an answer in parts is only its manifest there.
+        int bytes = (result.length <= store.inlineLimit() ? result.length : 256) + evt.data().length + 512;
+
+        return new Written(a, topVer, record, answer, bytes, ops, evt);
     }
 
     /** Commits the joins of one batch in one log entry, the last one's state with it. */
@@ -378,17 +390,18 @@ final class Joins {
         final long topVer;
         final byte[] record;
         final ZkStore.Prepared answer;
-        final int answerBytes;
+        /** About what this join adds to the multi. */
+        final int bytes;
         final List<CuratorOp> ops;
         final DiscoveryEvent event;
 
-        Written(Admission a, long topVer, byte[] record, ZkStore.Prepared answer, int answerBytes, List<CuratorOp> ops,
+        Written(Admission a, long topVer, byte[] record, ZkStore.Prepared answer, int bytes, List<CuratorOp> ops,
             DiscoveryEvent event) {
             this.a = a;
             this.topVer = topVer;
             this.record = record;
             this.answer = answer;
-            this.answerBytes = answerBytes;
+            this.bytes = bytes;
             this.ops = ops;
             this.event = event;
         }

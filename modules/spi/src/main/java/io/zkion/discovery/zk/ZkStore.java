@@ -42,6 +42,11 @@ public final class ZkStore {
 
     private volatile ZkFaults faults = ZkFaults.NONE;
 
+    /** @return The most bytes a value may have and still go inline in a create; more goes to parts. */
+    public int inlineLimit() {
+        return inlineLimit;
+    }
+
     public ZkStore(CuratorFramework client, ZkPaths paths, int requestLimit) {
         this.client = client;
         this.paths = paths;
