@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -46,54 +47,57 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
             // Held, so that all three requests are there at the coordinator's next pass.
             AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest();
 
-            for (String name : List.of("a", "b", "c")) {
-                IgniteConfiguration cfg = config(name, false);
+            try {
+                for (String name : List.of("a", "b", "c")) {
+                    IgniteConfiguration cfg = config(name, false);
 
-                spis.add((ZkIonDiscoverySpi)cfg.getDiscoverySpi());
-                started.add(pool.submit(() -> start(cfg)));
+                    spis.add((ZkIonDiscoverySpi)cfg.getDiscoverySpi());
+                    started.add(pool.submit(() -> start(cfg)));
+                }
+
+                await("three join requests", 60_000, () -> children(c, root + "/join").size() == 3);
+
+                for (String id : children(c, root + "/join"))
+                    joiners.add(UUID.fromString(id));
+
+                spiOf(s1).engine().zkFaultsForTest(new ZkFaults() {
+                    @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
+                        return false;
+                    }
+
+                    @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
+                        List<UUID> answered = new ArrayList<>();
+
+                        for (CuratorOp op : ops) {
+                            String p = op.getTypeAndPath().getForPath();
+
+                            if (p.startsWith(root + "/joined/"))
+                                answered.add(UUID.fromString(p.substring(p.lastIndexOf('/') + 1)));
+                        }
+
+                        // The first multi that answers more than one joiner: the second of them ends its session now.
+                        if (answered.size() > 1 && victim.compareAndSet(null, answered.get(1))) {
+                            try {
+                                expire(answered.get(1), spis, c);
+                            }
+                            catch (Throwable e) {
+                                faultErr.set(e);
+                            }
+                        }
+
+                        return false;
+                    }
+                });
             }
-
-            await("three join requests", 60_000, () -> children(c, root + "/join").size() == 3);
-
-            for (String id : children(c, root + "/join"))
-                joiners.add(UUID.fromString(id));
-
-            spiOf(s1).engine().zkFaultsForTest(new ZkFaults() {
-                @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                    return false;
-                }
-
-                @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
-                    List<UUID> answered = new ArrayList<>();
-
-                    for (CuratorOp op : ops) {
-                        String p = op.getTypeAndPath().getForPath();
-
-                        if (p.startsWith(root + "/joined/"))
-                            answered.add(UUID.fromString(p.substring(p.lastIndexOf('/') + 1)));
-                    }
-
-                    // The first multi that answers more than one joiner: the second of them ends its session now.
-                    if (answered.size() > 1 && victim.compareAndSet(null, answered.get(1))) {
-                        try {
-                            expire(answered.get(1), spis, c);
-                        }
-                        catch (Throwable e) {
-                            faultErr.set(e);
-                        }
-                    }
-
-                    return false;
-                }
-            });
-
-            held.close();
+            finally {
+                held.close();
+            }
 
             for (Future<Ignite> f : started)
                 assertNotNull(f.get(120, TimeUnit.SECONDS));
         }
         finally {
-            pool.shutdown();
+            pool.shutdownNow();
         }
 
         assertEquals(null, faultErr.get());
@@ -118,6 +122,63 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
             .findFirst().get().cluster().localNode().order();
 
         assertEquals(4, victimOrder);
+    }
+
+    /**
+     * A member that does not coordinate applies an entry of several joins: it reads their data znodes with the
+     * requests in flight together, not one round trip per join, and has every joiner in its topology after.
+     */
+    @Test(timeout = 180_000) public void aMemberReadsTheDataOfABatchOfJoinsTogether() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        List<String> reads = new CopyOnWriteArrayList<>();
+
+        spiOf(s2).engine().zkFaultsForTest(new ZkFaults() {
+            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
+                return false;
+            }
+
+            @Override public void readSent(String path) {
+                if (path.startsWith(root + "/nodes/"))
+                    reads.add("sent");
+            }
+
+            @Override public void readReplied(String path) {
+                if (path.startsWith(root + "/nodes/"))
+                    reads.add("replied");
+            }
+        });
+
+        ExecutorService pool = Executors.newFixedThreadPool(3);
+        List<Future<Ignite>> started = new ArrayList<>();
+
+        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            c.start();
+
+            AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest();
+
+            try {
+                for (String name : List.of("a", "b", "c"))
+                    started.add(pool.submit(() -> start(name)));
+
+                await("three join requests", 60_000, () -> children(c, root + "/join").size() == 3);
+            }
+            finally {
+                held.close();
+            }
+
+            for (Future<Ignite> f : started)
+                assertNotNull(f.get(120, TimeUnit.SECONDS));
+        }
+        finally {
+            pool.shutdownNow();
+        }
+
+        await("five servers at s2", 60_000, () -> s2.cluster().nodes().size() == 5);
+
+        assertEquals("s2 sent the three reads before the first reply: " + reads, List.of("sent", "sent", "sent"),
+            reads.subList(0, Math.min(3, reads.size())));
+        assertEquals(6, reads.size());
     }
 
     /** Ends the session of the joiner {@code id} on the server, and waits until its alive znode is gone. */

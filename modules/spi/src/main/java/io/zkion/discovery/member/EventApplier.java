@@ -2,6 +2,7 @@ package io.zkion.discovery.member;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -20,6 +21,7 @@ import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.log.EventIds;
 import io.zkion.discovery.zk.ZkDataException;
+import io.zkion.discovery.zk.ZkStore;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiException;
 import org.apache.ignite.spi.discovery.DiscoveryDataBag;
@@ -51,6 +53,9 @@ final class EventApplier {
 
     /** The ids of the custom messages delivered last, to deliver once a send that was written twice. */
     private final DeliveredIds delivered = new DeliveredIds();
+
+    /** The data znodes of the joins of the entry being applied, read together ({@link #readAhead}). */
+    private Map<UUID, ZkStore.Payload> readAhead = Collections.emptyMap();
 
     EventApplier(ObjectCodec objects, NodeDataReader nodeData, Notifier notifier, DiscoveryHost host,
         ZkIonClusterNode local, UntrimmedEntries untrimmed, DiscoveryMetrics metrics) {
@@ -121,6 +126,8 @@ final class EventApplier {
 
         if (clusterId == null)
             clusterId = batch.clusterId();
+
+        readAhead(seq, path, batch, predelivered);
 
         for (DiscoveryEvent e : batch.events()) {
             if (excluded)
@@ -194,10 +201,43 @@ final class EventApplier {
         notifier.joined(e.topVer(), node, topology.nodes());
     }
 
+    /**
+     * Reads the data znodes of an entry's joins together, before they are applied: an entry of a batch of joins then
+     * costs this node one round trip for their data, not one per join (issue 20).
+     */
+    private void readAhead(long seq, String path, EventBatch batch, Map<Long, Predecoded> predelivered) {
+        List<UUID> ids = new ArrayList<>();
+
+        for (DiscoveryEvent e : batch.events()) {
+            if (e.kind() != EventKind.NODE_JOINED || EventIds.absolute(seq, e.eventId()) <= lastEventId
+                || e.nodeId().equals(local.id()))
+                continue;
+
+            Predecoded pre = predelivered.get(e.eventId());
+
+            if (pre != null && pre.node != null)
+                continue;
+
+            try {
+                JoinedEventData d = JoinedEventData.decode(e.data(), path + " event " + e.eventId());
+
+                if (d.joinData == null || NodeRecord.decode(d.record, path + " node record").byReference())
+                    ids.add(e.nodeId());
+            }
+            catch (RuntimeException corrupt) {
+                // Named when the event is applied.
+            }
+        }
+
+        readAhead = ids.size() > 1 ? nodeData.readAhead(ids) : Collections.emptyMap();
+    }
+
     /** Like a corrupt entry, a join whose node cannot be read stops this node: skipping it would fork its view. */
     private NodeData readNodeData(UUID id, String path) throws Exception {
+        ZkStore.Payload ahead = readAhead.remove(id);
+
         try {
-            return nodeData.read(id, path + " join of " + id);
+            return ahead != null ? nodeData.decode(id, ahead) : nodeData.read(id, path + " join of " + id);
         }
         catch (CodecException | ZkDataException e) {
             throw new IgniteSpiException("Cannot apply a join: " + e.getMessage(), e);

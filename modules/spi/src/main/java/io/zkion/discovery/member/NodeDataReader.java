@@ -1,6 +1,7 @@
 package io.zkion.discovery.member;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -62,6 +63,34 @@ public final class NodeDataReader {
             for (UUID id : chunk)
                 sink.accept(id, decode(id, present(read.get(paths.node(id)), id, what)));
         }
+    }
+
+    /**
+     * @return The data znodes of {@code ids} that could be read, their requests in flight together; those missing or
+     *      unreadable are left out, for {@link #read} to name when they are needed.
+     */
+    public Map<UUID, ZkStore.Payload> readAhead(List<UUID> ids) {
+        Map<UUID, ZkStore.Payload> out = new HashMap<>();
+        List<String> znodes = new ArrayList<>(ids.size());
+
+        for (UUID id : ids)
+            znodes.add(paths.node(id));
+
+        try {
+            Map<String, ZkStore.Payload> read = store.readPayloads(znodes);
+
+            for (UUID id : ids) {
+                ZkStore.Payload p = read.get(paths.node(id));
+
+                if (p != null)
+                    out.put(id, p);
+            }
+        }
+        catch (Exception e) {
+            // Each is read alone when needed, and fails there with its name.
+        }
+
+        return out;
     }
 
     private ZkStore.Payload present(ZkStore.Payload p, UUID id, String what) {
