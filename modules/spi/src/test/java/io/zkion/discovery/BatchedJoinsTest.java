@@ -2,9 +2,7 @@ package io.zkion.discovery;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,77 +26,49 @@ import static org.junit.Assert.assertTrue;
 /**
  * The coordinator writes the joins it sees together in one log entry and one multi (issue 20). One joiner whose
  * session ends before that multi fails all of it: the others must still join in that pass, not be dropped with it,
- * and the one gone asks again and joins after them.
+ * and the one gone asks again and joins after them. Members read the data of such an entry's joins together.
  */
 public class BatchedJoinsTest extends ZkIonTestSupport {
     @Test(timeout = 180_000) public void aJoinerGoneBeforeItsBatchCommitsLeavesTheOthersJoined() throws Exception {
         ErrorLog log1 = new ErrorLog(true);
         Ignite s1 = start(config("s1", false).setGridLogger(log1));
-        Set<UUID> joiners = ConcurrentHashMap.newKeySet();
         List<ZkIonDiscoverySpi> spis = new ArrayList<>();
+        List<String> joiners = new ArrayList<>();
         AtomicReference<UUID> victim = new AtomicReference<>();
         AtomicReference<Throwable> faultErr = new AtomicReference<>();
-        ExecutorService pool = Executors.newFixedThreadPool(3);
-        List<Future<Ignite>> started = new ArrayList<>();
 
-        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
-            c.start();
+        joinInOnePass(s1, spis, c -> {
+            joiners.addAll(c.getChildren().forPath(root + "/join"));
 
-            // Held, so that all three requests are there at the coordinator's next pass.
-            AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest();
-
-            try {
-                for (String name : List.of("a", "b", "c")) {
-                    IgniteConfiguration cfg = config(name, false);
-
-                    spis.add((ZkIonDiscoverySpi)cfg.getDiscoverySpi());
-                    started.add(pool.submit(() -> start(cfg)));
+            spiOf(s1).engine().zkFaultsForTest(new ZkFaults() {
+                @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
+                    return false;
                 }
 
-                await("three join requests", 60_000, () -> children(c, root + "/join").size() == 3);
+                @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
+                    List<UUID> answered = new ArrayList<>();
 
-                for (String id : children(c, root + "/join"))
-                    joiners.add(UUID.fromString(id));
+                    for (CuratorOp op : ops) {
+                        String p = op.getTypeAndPath().getForPath();
 
-                spiOf(s1).engine().zkFaultsForTest(new ZkFaults() {
-                    @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                        return false;
+                        if (p.startsWith(root + "/joined/"))
+                            answered.add(UUID.fromString(p.substring(p.lastIndexOf('/') + 1)));
                     }
 
-                    @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
-                        List<UUID> answered = new ArrayList<>();
-
-                        for (CuratorOp op : ops) {
-                            String p = op.getTypeAndPath().getForPath();
-
-                            if (p.startsWith(root + "/joined/"))
-                                answered.add(UUID.fromString(p.substring(p.lastIndexOf('/') + 1)));
+                    // The first multi that answers more than one joiner: the second of them ends its session now.
+                    if (answered.size() > 1 && victim.compareAndSet(null, answered.get(1))) {
+                        try {
+                            expire(answered.get(1), spis, c);
                         }
-
-                        // The first multi that answers more than one joiner: the second of them ends its session now.
-                        if (answered.size() > 1 && victim.compareAndSet(null, answered.get(1))) {
-                            try {
-                                expire(answered.get(1), spis, c);
-                            }
-                            catch (Throwable e) {
-                                faultErr.set(e);
-                            }
+                        catch (Throwable e) {
+                            faultErr.set(e);
                         }
-
-                        return false;
                     }
-                });
-            }
-            finally {
-                held.close();
-            }
 
-            for (Future<Ignite> f : started)
-                assertNotNull(f.get(120, TimeUnit.SECONDS));
-        }
-        finally {
-            pool.shutdownNow();
-        }
+                    return false;
+                }
+            });
+        });
 
         assertEquals(null, faultErr.get());
         assertNotNull("the coordinator answered more than one joiner in one multi", victim.get());
@@ -110,8 +80,8 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
         assertTrue("the joiner gone was dropped from its batch", log1.messages.stream()
             .anyMatch(m -> m.contains(left + victim.get())));
 
-        for (UUID id : joiners) {
-            if (!id.equals(victim.get()))
+        for (String id : joiners) {
+            if (!id.equals(victim.get().toString()))
                 assertFalse("joiner " + id + " was not dropped with the one gone", log1.messages.stream()
                     .anyMatch(m -> m.contains(left + id)));
         }
@@ -149,19 +119,45 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
             }
         });
 
+        joinInOnePass(s1, new ArrayList<>(), c -> { });
+
+        await("five servers at s2", 60_000, () -> s2.cluster().nodes().size() == 5);
+
+        assertEquals("s2 sent the three reads before the first reply: " + reads, List.of("sent", "sent", "sent"),
+            reads.subList(0, Math.min(3, reads.size())));
+        assertEquals(6, reads.size());
+    }
+
+    /** What a test does while the coordinator is held with the three join requests there. */
+    private interface WhileHeld {
+        void run(CuratorFramework c) throws Exception;
+    }
+
+    /**
+     * Starts servers a, b and c while the coordinator {@code crd} is held, so that its next pass sees all three
+     * requests; runs {@code whileHeld} once they are there, then lets the coordinator go and waits for the joins.
+     *
+     * @param spis Gets the joiners' SPIs, reachable while they join through their configurations only.
+     */
+    private void joinInOnePass(Ignite crd, List<ZkIonDiscoverySpi> spis, WhileHeld whileHeld) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(3);
         List<Future<Ignite>> started = new ArrayList<>();
 
         try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
             c.start();
 
-            AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest();
+            AutoCloseable held = spiOf(crd).engine().holdDiscoveryForTest();
 
             try {
-                for (String name : List.of("a", "b", "c"))
-                    started.add(pool.submit(() -> start(name)));
+                for (String name : List.of("a", "b", "c")) {
+                    IgniteConfiguration cfg = config(name, false);
+
+                    spis.add((ZkIonDiscoverySpi)cfg.getDiscoverySpi());
+                    started.add(pool.submit(() -> start(cfg)));
+                }
 
                 await("three join requests", 60_000, () -> children(c, root + "/join").size() == 3);
+                whileHeld.run(c);
             }
             finally {
                 held.close();
@@ -173,17 +169,11 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
         finally {
             pool.shutdownNow();
         }
-
-        await("five servers at s2", 60_000, () -> s2.cluster().nodes().size() == 5);
-
-        assertEquals("s2 sent the three reads before the first reply: " + reads, List.of("sent", "sent", "sent"),
-            reads.subList(0, Math.min(3, reads.size())));
-        assertEquals(6, reads.size());
     }
 
     /** Ends the session of the joiner {@code id} on the server, and waits until its alive znode is gone. */
     private void expire(UUID id, List<ZkIonDiscoverySpi> spis, CuratorFramework c) throws Exception {
-        for (ZkIonDiscoverySpi spi : spis) { // Still joining: reachable through their configurations only.
+        for (ZkIonDiscoverySpi spi : spis) {
             if (spi.getLocalNode() != null && id.equals(spi.getLocalNode().id()))
                 spi.engine().expireSessionOnServerForTest();
         }
