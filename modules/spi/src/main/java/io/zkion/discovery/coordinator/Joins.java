@@ -154,8 +154,8 @@ final class Joins {
                 if (a == null)
                     continue;
 
-                Written w = batch.isEmpty() || a.format.equals(batch.get(0).a.format)
-                    ? write(a, writer.state().topVer + batch.size() + 1, batch.size(), pass, batch) : null;
+                boolean sameFormat = batch.isEmpty() || a.format.equals(batch.get(0).a.format);
+                Written w = sameFormat ? write(a, pass, batch) : null;
 
                 // Each joiner's answer, ack and event are added until the next would pass the batch's bytes.
                 if (w == null || batch.size() == MAX_BATCH || (!batch.isEmpty() && bytes + w.bytes > batchBytes())) {
@@ -165,7 +165,7 @@ final class Joins {
                     commitBatch(batch, pass, committed);
                     batch = new ArrayList<>();
                     bytes = 0;
-                    w = write(a, writer.state().topVer + 1, 0, pass, batch);
+                    w = write(a, pass, batch);
                 }
 
                 batch.add(w);
@@ -314,17 +314,21 @@ final class Joins {
     /** @return {@code todo} written at the next places of the log, after the joins of this pass in {@code pass}. */
     private List<Written> build(List<Admission> todo, List<Written> pass) throws Exception {
         List<Written> out = new ArrayList<>(todo.size());
-        long topVer = writer.state().topVer;
 
         for (Admission a : todo)
-            out.add(write(a, ++topVer, out.size(), pass, out));
+            out.add(write(a, pass, out));
 
         return out;
     }
 
-    /** @return {@code a} written as event {@code evtId} of its entry, joining at {@code topVer}. */
-    private Written write(Admission a, long topVer, int evtId, List<Written> pass, List<Written> batch)
-        throws Exception {
+    /**
+     * @return {@code a} written as the next event of the entry that holds {@code batch}: its place in the entry and
+     *      its topology version follow the joins before it.
+     */
+    private Written write(Admission a, List<Written> pass, List<Written> batch) throws Exception {
+        int evtId = batch.size();
+        long topVer = writer.state().topVer + evtId + 1;
+
         a.node.order(topVer);
 
         byte[] record = a.byRef ? NodeRecord.byReference(a.id, topVer, a.node.isClient()).encode()

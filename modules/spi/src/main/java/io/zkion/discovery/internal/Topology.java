@@ -29,6 +29,7 @@ public final class Topology {
     private final ZkIonClusterNode[] nodes;
     private final byte[][] records;
     private final int size;
+    private final Prefix<ZkIonClusterNode> members;
     private final List<ClusterNode> view;
 
     private Topology(long topVer, Lineage lineage, int size) {
@@ -37,7 +38,8 @@ public final class Topology {
         this.nodes = lineage.nodes;
         this.records = lineage.records;
         this.size = size;
-        this.view = Collections.unmodifiableList(new Prefix<>(nodes, size));
+        this.members = new Prefix<>(nodes, size);
+        this.view = Collections.unmodifiableList(members); // Typed as Ignite's; a prefix is read-only already.
     }
 
     /** Builds a topology from nodes in ascending order. */
@@ -108,12 +110,12 @@ public final class Topology {
     }
 
     public Collection<ZkIonClusterNode> members() {
-        return new Prefix<>(nodes, size);
+        return members;
     }
 
     /** @return Records in ascending order of their nodes. */
     public List<byte[]> records() {
-        return Collections.unmodifiableList(new Prefix<>(records, size));
+        return new Prefix<>(records, size);
     }
 
     /** @return The oldest server whose id is in {@code alive}, or null: the coordinator, for non-TCP SPIs. */
@@ -181,7 +183,7 @@ public final class Topology {
         }
     }
 
-    /** A read-only view of an array's first {@code size} elements. */
+    /** A read-only view of an array's first {@code size} elements (AbstractList refuses every change). */
     private static final class Prefix<T> extends AbstractList<T> implements RandomAccess {
         private final Object[] arr;
         private final int size;

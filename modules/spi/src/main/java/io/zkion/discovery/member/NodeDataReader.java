@@ -53,12 +53,7 @@ public final class NodeDataReader {
     public void readEach(List<UUID> ids, String what, BiConsumer<UUID, NodeData> sink) throws Exception {
         for (int from = 0; from < ids.size(); from += CHUNK) {
             List<UUID> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
-            List<String> znodes = new ArrayList<>(chunk.size());
-
-            for (UUID id : chunk)
-                znodes.add(paths.node(id));
-
-            Map<String, ZkStore.Payload> read = store.readPayloads(znodes);
+            Map<String, ZkStore.Payload> read = readTogether(chunk);
 
             for (UUID id : chunk)
                 sink.accept(id, decode(id, present(read.get(paths.node(id)), id, what)));
@@ -71,13 +66,9 @@ public final class NodeDataReader {
      */
     public Map<UUID, ZkStore.Payload> readAhead(List<UUID> ids) {
         Map<UUID, ZkStore.Payload> out = new HashMap<>();
-        List<String> znodes = new ArrayList<>(ids.size());
-
-        for (UUID id : ids)
-            znodes.add(paths.node(id));
 
         try {
-            Map<String, ZkStore.Payload> read = store.readPayloads(znodes);
+            Map<String, ZkStore.Payload> read = readTogether(ids);
 
             for (UUID id : ids) {
                 ZkStore.Payload p = read.get(paths.node(id));
@@ -91,6 +82,16 @@ public final class NodeDataReader {
         }
 
         return out;
+    }
+
+    /** @return The data znodes of {@code ids} by path, their requests in flight together. */
+    private Map<String, ZkStore.Payload> readTogether(List<UUID> ids) throws Exception {
+        List<String> znodes = new ArrayList<>(ids.size());
+
+        for (UUID id : ids)
+            znodes.add(paths.node(id));
+
+        return store.readPayloads(znodes);
     }
 
     private ZkStore.Payload present(ZkStore.Payload p, UUID id, String what) {
