@@ -12,7 +12,7 @@ settings = (out / f"{suite}.settings").read_text().strip()
 def key(r):
     name = r["benchmark"].rsplit(".", 1)[1]
     params = r.get("params", {})
-    return name, params.get("payload") or params.get("pending")
+    return name, params.get("payload") or params.get("pending") or params.get("members")
 
 
 res = {}
@@ -68,6 +68,16 @@ elif suite == "event-publish":
                   f"{mid[0][3] / mid[1][3]:.1f}x in allocation (target ≥ 10x: "
                   f"{check(mid[0][0] / mid[1][0] >= 10 and mid[0][3] / mid[1][3] >= 10)})."]
     lines.append("")
+elif suite == "topology":
+    lines += ["## Against the cluster's size", ""]
+    for name in ["departures", "joins"]:
+        a, b = res.get((name, "200")), res.get((name, "4000"))
+        if a and b:
+            lines.append(f"* {name}: per event {a[0]:,.2f} {a[2]} and {a[3]:,.0f} B at 200 members, "
+                         f"{b[0]:,.2f} and {b[3]:,.0f} B at 4,000: {b[0] / a[0]:.2f}x the time for 20x the members "
+                         f"(flat, at most 2x: {check(b[0] / a[0] <= 2)}).")
+    lines += ["", "The joins' allocation includes the copy of the topology each invocation starts from (made in a setup "
+                  "per invocation, which JMH's allocation count includes): about N bytes an event.", ""]
 
 (out / f"{suite}.md").write_text("\n".join(lines))
 print("\n".join(lines))

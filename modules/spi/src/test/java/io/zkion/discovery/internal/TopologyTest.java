@@ -3,6 +3,7 @@ package io.zkion.discovery.internal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -67,6 +68,93 @@ public class TopologyTest {
         assertNull(t5.node(b.id()));
         assertSame(b, t3.node(b.id()));
         assertNull(t3.node(d.id()));
+    }
+
+    /**
+     * Departures leave gaps that later versions skip: every version, before and after, past the gaps a version may
+     * have (where it copies), shows exactly its nodes, by index, by iteration and by id.
+     */
+    @Test public void departuresLeaveEveryVersionWhole() {
+        departuresLeaveEveryVersionWhole(3 * Topology.MIN_GONE);
+    }
+
+    /** Past {@link Topology#MIN_GONE}: a version of 1,200 nodes has up to 150 gaps before it copies. */
+    @Test public void departuresFromALargeTopologyLeaveEveryVersionWhole() {
+        departuresLeaveEveryVersionWhole(1_200);
+    }
+
+    private static void departuresLeaveEveryVersionWhole(int size) {
+        List<ZkIonClusterNode> all = new ArrayList<>();
+
+        for (int i = 0; i < size; i++)
+            all.add(node());
+
+        List<ZkIonClusterNode> expected = new ArrayList<>(all);
+        List<List<ZkIonClusterNode>> expectedAt = new ArrayList<>();
+        List<Topology> versions = new ArrayList<>();
+        Topology t = Topology.of(all.size(), all, Collections.emptyMap());
+        long ver = all.size();
+
+        versions.add(t);
+        expectedAt.add(new ArrayList<>(expected));
+
+        // Every other node from the middle out, then the first and the last, joins in between: gaps in any place.
+        for (int i = 1; i < all.size() - 1; i += 2) {
+            t = t.without(++ver, all.get(i).id());
+            expected.remove(all.get(i));
+
+            if (i % 16 == 1) {
+                ZkIonClusterNode joined = node();
+
+                t = t.withJoined(++ver, joined, rec(i));
+                expected.add(joined);
+            }
+
+            versions.add(t);
+            expectedAt.add(new ArrayList<>(expected));
+        }
+
+        t = t.without(++ver, all.get(0).id()).without(++ver, all.get(all.size() - 1).id());
+        expected.remove(all.get(0));
+        expected.remove(all.get(all.size() - 1));
+        versions.add(t);
+        expectedAt.add(new ArrayList<>(expected));
+
+        for (int v = 0; v < versions.size(); v++) {
+            Topology tv = versions.get(v);
+            List<ZkIonClusterNode> exp = expectedAt.get(v);
+
+            assertNodes(tv, exp.toArray(new ZkIonClusterNode[0]));
+
+            for (int i = 0; i < exp.size(); i++)
+                assertSame("version " + tv.topVer() + ", index " + i, exp.get(i), tv.nodes().get(i));
+
+            for (ZkIonClusterNode n : all) {
+                if (!exp.contains(n))
+                    assertNull("version " + tv.topVer() + " still has a departed node", tv.node(n.id()));
+            }
+
+            assertEquals(exp.size(), tv.records().size());
+        }
+    }
+
+    /** The records stay beside their nodes across gaps: a snapshot for a joiner pairs each node with its record. */
+    @Test public void recordsFollowTheirNodesAcrossGaps() {
+        ZkIonClusterNode a = node(), b = node(), c = node(), d = node();
+        Topology t = Topology.EMPTY.withJoined(1, a, rec(1)).withJoined(2, b, rec(2)).withJoined(3, c, rec(3))
+            .without(4, b.id()).withJoined(5, d, rec(5));
+
+        assertNodes(t, a, c, d);
+        assertArrayEquals(rec(1), t.records().get(0));
+        assertArrayEquals(rec(3), t.records().get(1));
+        assertArrayEquals(rec(5), t.records().get(2));
+
+        List<byte[]> iterated = new ArrayList<>(t.records());
+
+        assertArrayEquals(rec(3), iterated.get(1));
+        assertSame(c, t.oldestServer(Set.of(c.id(), d.id())));
+        assertNull(t.oldestServer(Set.of(b.id())));
+        assertNodes(t.without(6, b.id()), a, c, d); // Not in this version: nothing to take out.
     }
 
     /** Past the first arrays' capacity: the versions made before keep theirs. */
