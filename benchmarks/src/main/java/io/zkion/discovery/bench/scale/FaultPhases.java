@@ -188,6 +188,7 @@ final class FaultPhases {
 
     private void massFailure() throws Exception {
         CompletableFuture<Long> expired = c.expiryOf(c.mass, admin);
+        CompletableFuture<Long> lastExpired = c.lastExpiryOf(c.mass, admin);
         int killed = c.joinedIn(c.mass);
 
         c.mass.kill();
@@ -199,6 +200,7 @@ final class FaultPhases {
         // None left to kill when the outage rule had cut them all off: nothing to time.
         res.put("massFailureMs", killed == 0 ? null : (Object)ShapeRun.ms(c.awaitSize(c.members) - t0));
         res.put("massExpiryMs", expiry(expired, t0));
+        res.put("massLastExpiryMs", killed == 0 ? null : expiry(lastExpired, t0));
     }
 
     /** @return Ms from {@code t0} until ZooKeeper expired the session; null if it cannot be told (see expiryOf). */
@@ -230,5 +232,7 @@ final class FaultPhases {
         c.remove(c.crd, 1);
         res.put("coordinatorFailoverMs", ShapeRun.ms(c.awaitSize(c.members) - t0));
         res.put("coordinatorExpiryMs", expiry(expired, t0));
+        // The successor's log line on taking over (members' logs carry epoch ms) times the steps in between.
+        System.out.println("coordinator killed at " + t0 / 1000 + " (epoch ms)");
     }
 }

@@ -29,7 +29,8 @@ final class ScaleReport {
             {"members", "members"}, {"clients", "clients"},
             {"coordinatorFailoverMs", "coordinator kill -9"}, {"coordinatorExpiryMs", "of it ZooKeeper's"},
             {"massFailureCount", "killed at once"}, {"massFailureMs", "their kill -9"},
-            {"massExpiryMs", "of it ZooKeeper's"}, {"leaderStopKept", "members kept through a leader stop"},
+            {"massExpiryMs", "of it ZooKeeper's (first)"},
+            {"massLastExpiryMs", "(last)"}, {"leaderStopKept", "members kept through a leader stop"},
             {"outageKept", "members kept through a quorum outage"}, {"pausedLogLength", "log length, one paused"},
             {"pausedFailedMs", "paused one failed after"}},
         {{"ZooKeeper per plain custom message (over a stream of 2 x max(128, N), its acks and trims included), and at"

@@ -176,6 +176,25 @@ final class SimCluster implements AutoCloseable {
     }
 
     /**
+     * @return When ZooKeeper expired the last of {@code m}'s members' sessions (epoch µs): all its alive znodes gone.
+     *      Their expiries spread over a tick or more, and a member failure is logged only once ZooKeeper ended it.
+     */
+    CompletableFuture<Long> lastExpiryOf(MemberProcess m, CuratorFramework admin) throws Exception {
+        String[] ids = m.call("ids", "ids", 60_000);
+        List<CompletableFuture<Long>> all = new ArrayList<>();
+
+        for (int i = 1; i < ids.length; i++) {
+            CompletableFuture<Long> gone = new CompletableFuture<>();
+
+            if (watchDeletion(admin, root + "/alive/" + ids[i], gone))
+                all.add(gone);
+        }
+
+        return CompletableFuture.allOf(all.toArray(new CompletableFuture[0]))
+            .thenApply(v -> all.stream().mapToLong(CompletableFuture::join).max().orElse(0));
+    }
+
+    /**
      * Completes {@code gone} when {@code path} is deleted. A one-shot watch fires on a change of its data too (an ack
      * that landed as the member was paused): it is set again then, or the deletion would never be heard (a CI run
      * waited 20 minutes for it).
