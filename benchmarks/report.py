@@ -70,7 +70,7 @@ elif suite == "event-publish":
     lines.append("")
 elif suite == "topology":
     lines += ["## Against the cluster's size", ""]
-    for name in ["departures", "joins"]:
+    for name in ["departures", "churn", "joins"]:
         a, b = res.get((name, "200")), res.get((name, "4000"))
         if a and b:
             lines.append(f"* {name}: per event {a[0]:,.2f} {a[2]} and {a[3]:,.0f} B at 200 members, "

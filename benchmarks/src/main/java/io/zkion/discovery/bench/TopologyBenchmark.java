@@ -23,11 +23,13 @@ import org.openjdk.jmh.annotations.State;
  * What one membership event costs a member's topology, against the cluster's size (issue 20): every member makes a
  * new version per event, so at 1,000 members a cost of O(N) per event is paid N times over by the cluster.
  * <ul>
- * <li>{@code departures}: 100 nodes leave one after the other, as when 10 % of 1,000 fail at once (one version
- * each, as Ignite gets them).</li>
+ * <li>{@code departures}: 100 nodes leave a version without gaps one after the other, as when a tenth of 1,000 fail at
+ * once (one version each, as Ignite gets them). Past 512 members they leave gaps only; below, a copy every 64.</li>
+ * <li>{@code churn}: a node leaves and a new one joins, over and over, on one topology of N: the steady state, with
+ * the copy that comes once the gaps reach an eighth of the slots. Each operation is a departure and a join, the new
+ * node's construction included.</li>
  * <li>{@code joins}: 100 nodes join the newest version one after the other, as in a join storm.</li>
  * </ul>
- * Both should stay flat from 100 to 4,000 members.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -74,6 +76,20 @@ public class TopologyBenchmark {
             t = t.without(++ver, id);
 
         return t;
+    }
+
+    /** The topology {@link #churn} goes on changing, from one invocation to the next. */
+    private Topology churning;
+
+    @Benchmark @OperationsPerInvocation(EVENTS)
+    public Topology churn() {
+        Topology t = churning == null ? base : churning;
+        long ver = t.topVer();
+
+        for (int i = 0; i < EVENTS; i++)
+            t = t.without(++ver, t.nodes().get(0).id()).withJoined(++ver, node(), null);
+
+        return churning = t;
     }
 
     @Benchmark @OperationsPerInvocation(EVENTS)

@@ -88,6 +88,9 @@ final class Departures implements AutoCloseable {
      * after the coordinator's queue was listed.
      */
     void step(Map<UUID, ChildData> aliveNow) throws Exception {
+        // Listed here, the listing already comes after aliveNow: it finds the marker of every node gone from it.
+        boolean listedAfterAlive = leftDirty;
+
         if (leftDirty)
             leaving = listLeft();
 
@@ -115,13 +118,18 @@ final class Departures implements AutoCloseable {
         // Gone with a marker this node has not listed (a listing failed, or is due): it left, and its marker goes with
         // its departure rather than staying behind. Listed again, after the departures were seen, before the queue is:
         // one listing, where a read per node cost 100 round trips when 100 nodes failed at once (issue 20).
-        if (unmarked)
+        Set<UUID> marked = leaving;
+
+        if (unmarked && !listedAfterAlive) {
             leaving = listLeft();
+            marked = new HashSet<>(marked); // A node marked in either listing left, its marker gone or not since.
+            marked.addAll(leaving);
+        }
 
         List<UUID> failed = new ArrayList<>();
 
         for (UUID id : gone)
-            (leaving.contains(id) ? leavers : failed).add(id);
+            (marked.contains(id) ? leavers : failed).add(id);
 
         failuresPending = log(failed, false) < failed.size();
     }

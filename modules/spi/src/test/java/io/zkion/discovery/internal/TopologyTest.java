@@ -2,7 +2,10 @@ package io.zkion.discovery.internal;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -85,57 +88,139 @@ public class TopologyTest {
 
     private static void departuresLeaveEveryVersionWhole(int size) {
         List<ZkIonClusterNode> all = new ArrayList<>();
+        Map<ZkIonClusterNode, byte[]> recs = new HashMap<>();
+        Map<UUID, byte[]> recsById = new HashMap<>();
 
-        for (int i = 0; i < size; i++)
-            all.add(node());
+        for (int i = 0; i < size; i++) {
+            ZkIonClusterNode n = node();
+
+            all.add(n);
+            recs.put(n, rec(i));
+            recsById.put(n.id(), rec(i));
+        }
+
+        // A run of neighbours (gaps side by side), the last slot, every other node from the start with a join every
+        // eighth departure (one of them leaving again at once, the newest slot), and the first slot last.
+        List<ZkIonClusterNode> order = new ArrayList<>(all.subList(5, 21));
+
+        order.add(all.get(size - 1));
+
+        for (int i = 23; i < size - 1; i += 2)
+            order.add(all.get(i));
+
+        order.add(all.get(0));
 
         List<ZkIonClusterNode> expected = new ArrayList<>(all);
         List<List<ZkIonClusterNode>> expectedAt = new ArrayList<>();
         List<Topology> versions = new ArrayList<>();
-        Topology t = Topology.of(all.size(), all, Collections.emptyMap());
-        long ver = all.size();
+        Topology t = Topology.of(size, all, recsById);
+        long ver = size;
 
         versions.add(t);
         expectedAt.add(new ArrayList<>(expected));
 
-        // Every other node from the middle out, then the first and the last, joins in between: gaps in any place.
-        for (int i = 1; i < all.size() - 1; i += 2) {
-            t = t.without(++ver, all.get(i).id());
-            expected.remove(all.get(i));
+        for (int k = 0; k < order.size(); k++) {
+            t = t.without(++ver, order.get(k).id());
+            expected.remove(order.get(k));
 
-            if (i % 16 == 1) {
+            if (k % 8 == 7) {
                 ZkIonClusterNode joined = node();
 
-                t = t.withJoined(++ver, joined, rec(i));
+                recs.put(joined, rec(size + k));
+                t = t.withJoined(++ver, joined, rec(size + k));
                 expected.add(joined);
+
+                if (k % 32 == 31) {
+                    t = t.without(++ver, joined.id());
+                    expected.remove(joined);
+                }
             }
 
             versions.add(t);
             expectedAt.add(new ArrayList<>(expected));
         }
 
-        t = t.without(++ver, all.get(0).id()).without(++ver, all.get(all.size() - 1).id());
-        expected.remove(all.get(0));
-        expected.remove(all.get(all.size() - 1));
-        versions.add(t);
-        expectedAt.add(new ArrayList<>(expected));
-
         for (int v = 0; v < versions.size(); v++) {
             Topology tv = versions.get(v);
             List<ZkIonClusterNode> exp = expectedAt.get(v);
+            Set<ZkIonClusterNode> in = new HashSet<>(exp);
 
             assertNodes(tv, exp.toArray(new ZkIonClusterNode[0]));
+            assertEquals(exp.size(), tv.records().size());
 
-            for (int i = 0; i < exp.size(); i++)
+            for (int i = 0; i < exp.size(); i++) {
                 assertSame("version " + tv.topVer() + ", index " + i, exp.get(i), tv.nodes().get(i));
-
-            for (ZkIonClusterNode n : all) {
-                if (!exp.contains(n))
-                    assertNull("version " + tv.topVer() + " still has a departed node", tv.node(n.id()));
+                assertArrayEquals("version " + tv.topVer() + ", record " + i, recs.get(exp.get(i)), tv.records().get(i));
             }
 
-            assertEquals(exp.size(), tv.records().size());
+            for (ZkIonClusterNode n : recs.keySet()) {
+                if (!in.contains(n))
+                    assertNull("version " + tv.topVer() + " still has a departed node", tv.node(n.id()));
+            }
         }
+    }
+
+    /** After a departure, a join to the version before it, and a departed id joining again, each get their own. */
+    @Test public void joinsAfterADepartureToAnOlderVersionOrOfTheSameIdStaySeparate() {
+        ZkIonClusterNode a = node(), b = node(), c = node(), d = node();
+        ZkIonClusterNode b2 = new ZkIonClusterNode(b.id(), "again", b.version(), Collections.emptyMap(),
+            Collections.singleton("127.0.0.1"), Collections.singleton("localhost"), false);
+        Topology t3 = Topology.of(3, List.of(a, b, c), Collections.emptyMap());
+        Topology t4 = t3.without(4, b.id());
+        Topology fromOlder = t3.withJoined(4, d, rec(4));
+        Topology t5 = t4.withJoined(5, d, rec(5));
+        Topology again = t4.withJoined(5, b2, rec(6));
+
+        assertNodes(t3, a, b, c);
+        assertNodes(t4, a, c);
+        assertNodes(fromOlder, a, b, c, d);
+        assertNodes(t5, a, c, d);
+        assertNodes(again, a, c, b2);
+        assertNull(t4.node(b.id()));
+        assertSame(b, t3.node(b.id()));
+    }
+
+    /** Ignite's threads read versions while departures leave gaps and joins append: each read sees its version whole. */
+    @Test public void readersSeeTheirVersionWhileDeparturesAndJoinsGoOn() throws Exception {
+        List<ZkIonClusterNode> first = new ArrayList<>();
+
+        for (int i = 0; i < 500; i++)
+            first.add(node());
+
+        AtomicReference<Topology> latest = new AtomicReference<>(Topology.of(500, first, Collections.emptyMap()));
+        AtomicReference<String> wrong = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        Thread reader = new Thread(() -> {
+            while (done.getCount() > 0 && wrong.get() == null) {
+                Topology t = latest.get();
+                List<ClusterNode> ns = t.nodes();
+                int size = ns.size();
+                int seen = 0;
+
+                for (ClusterNode n : ns) {
+                    if (n == null || t.node(n.id()) != n || ns.get(seen) != n)
+                        wrong.set("version " + t.topVer() + ", node " + seen);
+
+                    seen++;
+                }
+
+                if (seen != size || size != t.size())
+                    wrong.set("version " + t.topVer() + " iterated " + seen + " of " + size);
+            }
+        });
+
+        reader.start();
+
+        // Each step: the oldest leaves and a new node joins, so gaps build up and versions copy in turn.
+        for (int v = 501; v <= 4_000; v += 2) {
+            Topology t = latest.get();
+
+            latest.set(t.without(v, t.nodes().get(0).id()).withJoined(v + 1, node(), rec(v)));
+        }
+
+        done.countDown();
+        reader.join();
+        assertNull(wrong.get(), wrong.get());
     }
 
     /** The records stay beside their nodes across gaps: a snapshot for a joiner pairs each node with its record. */
