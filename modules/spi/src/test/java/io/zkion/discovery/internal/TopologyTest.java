@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.UnaryOperator;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.lang.IgniteProductVersion;
 import org.junit.Test;
@@ -187,40 +188,9 @@ public class TopologyTest {
         for (int i = 0; i < 500; i++)
             first.add(node());
 
-        AtomicReference<Topology> latest = new AtomicReference<>(Topology.of(500, first, Collections.emptyMap()));
-        AtomicReference<String> wrong = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        Thread reader = new Thread(() -> {
-            while (done.getCount() > 0 && wrong.get() == null) {
-                Topology t = latest.get();
-                List<ClusterNode> ns = t.nodes();
-                int size = ns.size();
-                int seen = 0;
-
-                for (ClusterNode n : ns) {
-                    if (n == null || t.node(n.id()) != n || ns.get(seen) != n)
-                        wrong.set("version " + t.topVer() + ", node " + seen);
-
-                    seen++;
-                }
-
-                if (seen != size || size != t.size())
-                    wrong.set("version " + t.topVer() + " iterated " + seen + " of " + size);
-            }
-        });
-
-        reader.start();
-
         // Each step: the oldest leaves and a new node joins, so gaps build up and versions copy in turn.
-        for (int v = 501; v <= 4_000; v += 2) {
-            Topology t = latest.get();
-
-            latest.set(t.without(v, t.nodes().get(0).id()).withJoined(v + 1, node(), rec(v)));
-        }
-
-        done.countDown();
-        reader.join();
-        assertNull(wrong.get(), wrong.get());
+        readWhileWriting(Topology.of(500, first, Collections.emptyMap()), 1_750, false, t -> t
+            .without(t.topVer() + 1, t.nodes().get(0).id()).withJoined(t.topVer() + 2, node(), rec(0)));
     }
 
     /** The records stay beside their nodes across gaps: a snapshot for a joiner pairs each node with its record. */
@@ -297,30 +267,44 @@ public class TopologyTest {
 
     /** Ignite's threads read versions while the discovery thread appends: each read sees its version whole. */
     @Test public void readersSeeTheirVersionWhileJoinsAppend() throws Exception {
-        AtomicReference<Topology> latest = new AtomicReference<>(Topology.EMPTY.withJoined(1, node(), rec(1)));
+        readWhileWriting(Topology.EMPTY.withJoined(1, node(), rec(1)), 4_999, true,
+            t -> t.withJoined(t.topVer() + 1, node(), rec((int)t.topVer() + 1)));
+    }
+
+    /**
+     * Makes {@code steps} versions, each from the last by {@code next}, while another thread reads the newest again and
+     * again: by iteration, by index and by id, each read must see that version whole.
+     *
+     * @param sizeIsTopVer Whether each version has as many nodes as its topology version (joins alone).
+     */
+    private static void readWhileWriting(Topology start, int steps, boolean sizeIsTopVer, UnaryOperator<Topology> next)
+        throws Exception {
+        AtomicReference<Topology> latest = new AtomicReference<>(start);
         AtomicReference<String> wrong = new AtomicReference<>();
         CountDownLatch done = new CountDownLatch(1);
         Thread reader = new Thread(() -> {
             while (done.getCount() > 0 && wrong.get() == null) {
                 Topology t = latest.get();
                 List<ClusterNode> ns = t.nodes();
+                int size = ns.size();
+                int seen = 0;
 
-                for (int i = 0; i < ns.size(); i++) {
-                    ClusterNode n = ns.get(i);
+                for (ClusterNode n : ns) {
+                    if (n == null || t.node(n.id()) != n || ns.get(seen) != n)
+                        wrong.set("version " + t.topVer() + ", node " + seen);
 
-                    if (n == null || t.node(n.id()) != n)
-                        wrong.set("version " + t.topVer() + ", node " + i);
+                    seen++;
                 }
 
-                if (ns.size() != t.topVer())
-                    wrong.set("version " + t.topVer() + " has " + ns.size() + " nodes");
+                if (seen != size || size != t.size() || (sizeIsTopVer && size != t.topVer()))
+                    wrong.set("version " + t.topVer() + " iterated " + seen + " of " + size);
             }
         });
 
         reader.start();
 
-        for (int v = 2; v <= 5_000; v++)
-            latest.set(latest.get().withJoined(v, node(), rec(v)));
+        for (int i = 0; i < steps; i++)
+            latest.set(next.apply(latest.get()));
 
         done.countDown();
         reader.join();
