@@ -138,16 +138,7 @@ final class Departures implements AutoCloseable {
     private Set<UUID> listLeft() throws Exception {
         leftDirty = false; // Before listing: a marker written meanwhile sets it again.
 
-        Set<UUID> listed = new HashSet<>();
-
-        for (String name : store.children(paths.left)) {
-            UUID id = ZkPaths.nodeId(name);
-
-            if (id != null)
-                listed.add(id);
-        }
-
-        return listed;
+        return ZkPaths.nodeIds(store.children(paths.left));
     }
 
     /** Sets how many departures one entry holds for the coordinators of this JVM; 0 restores the default. */

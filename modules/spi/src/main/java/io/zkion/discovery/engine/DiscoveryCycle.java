@@ -154,7 +154,7 @@ final class DiscoveryCycle {
         watch.watchAlive(true);
 
         if (watch.takeAliveDirty())
-            alive = aliveIds();
+            alive = ZkPaths.nodeIds(store.children(paths.alive));
 
         if (!alive.contains(local.id())) {
             sessionLoss.onExcluded();
@@ -175,18 +175,5 @@ final class DiscoveryCycle {
         catch (Exception e) {
             return false; // ZooKeeper cannot tell: segmented, the safe way out.
         }
-    }
-
-    private Set<UUID> aliveIds() throws Exception {
-        Set<UUID> ids = new HashSet<>();
-
-        for (String name : store.children(paths.alive)) {
-            UUID id = ZkPaths.nodeId(name);
-
-            if (id != null)
-                ids.add(id);
-        }
-
-        return ids;
     }
 }

@@ -1,7 +1,10 @@
 package io.zkion.discovery.zk;
 
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -225,6 +228,20 @@ public final class ZkPaths {
         catch (IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** @return The node ids that name {@code children} (of alive/ or left/), those that name none left out. */
+    public static Set<UUID> nodeIds(List<String> children) {
+        Set<UUID> ids = new HashSet<>();
+
+        for (String name : children) {
+            UUID id = nodeId(name);
+
+            if (id != null)
+                ids.add(id);
+        }
+
+        return ids;
     }
 
     /** Checks a root path the way ZooKeeper will, with a message that says what to change. */
