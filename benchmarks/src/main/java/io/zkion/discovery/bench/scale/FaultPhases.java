@@ -1,5 +1,6 @@
 package io.zkion.discovery.bench.scale;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -187,8 +188,9 @@ final class FaultPhases {
     }
 
     private void massFailure() throws Exception {
-        CompletableFuture<Long> expired = c.expiryOf(c.mass, admin);
-        CompletableFuture<Long> lastExpired = c.lastExpiryOf(c.mass, admin);
+        List<CompletableFuture<Long>> expiries = c.expiriesOf(c.mass, admin);
+        CompletableFuture<Long> expired = expiries.get(0);
+        CompletableFuture<Long> lastExpired = SimCluster.last(expiries);
         int killed = c.joinedIn(c.mass);
 
         c.mass.kill();

@@ -165,33 +165,43 @@ final class SimCluster implements AutoCloseable {
      *      if that member has no alive znode any more.
      */
     CompletableFuture<Long> expiryOf(MemberProcess m, CuratorFramework admin) throws Exception {
-        String id = m.call("ids", "ids", 60_000)[1];
-        String path = root + "/alive/" + id;
-        CompletableFuture<Long> gone = new CompletableFuture<>();
-
-        if (!watchDeletion(admin, path, gone))
-            gone.completeExceptionally(new IllegalStateException("Not alive: the outage rule cut it off before"));
-
-        return gone;
+        return expiriesOf(m, admin).get(0);
     }
 
     /**
-     * @return When ZooKeeper expired the last of {@code m}'s members' sessions (epoch µs): all its alive znodes gone.
-     *      Their expiries spread over a tick or more, and a member failure is logged only once ZooKeeper ended it.
+     * @return For each of {@code m}'s members, in the order it lists them, when ZooKeeper deletes its alive znode (epoch
+     *      µs): its session's expiry. Failed at once for a member that has no alive znode any more.
      */
-    CompletableFuture<Long> lastExpiryOf(MemberProcess m, CuratorFramework admin) throws Exception {
+    List<CompletableFuture<Long>> expiriesOf(MemberProcess m, CuratorFramework admin) throws Exception {
         String[] ids = m.call("ids", "ids", 60_000);
         List<CompletableFuture<Long>> all = new ArrayList<>();
 
         for (int i = 1; i < ids.length; i++) {
             CompletableFuture<Long> gone = new CompletableFuture<>();
 
-            if (watchDeletion(admin, root + "/alive/" + ids[i], gone))
-                all.add(gone);
+            if (!watchDeletion(admin, root + "/alive/" + ids[i], gone))
+                gone.completeExceptionally(new IllegalStateException("Not alive: the outage rule cut it off before"));
+
+            all.add(gone);
         }
 
-        return CompletableFuture.allOf(all.toArray(new CompletableFuture[0]))
-            .thenApply(v -> all.stream().mapToLong(CompletableFuture::join).max().orElse(0));
+        return all;
+    }
+
+    /**
+     * @return When the last of {@code expiries} that were alive when asked came: all those alive znodes gone. Their
+     *      expiries spread over a tick or more, and a member failure is logged only once ZooKeeper ended it.
+     */
+    static CompletableFuture<Long> last(List<CompletableFuture<Long>> expiries) {
+        List<CompletableFuture<Long>> alive = new ArrayList<>();
+
+        for (CompletableFuture<Long> f : expiries) {
+            if (!f.isCompletedExceptionally())
+                alive.add(f);
+        }
+
+        return CompletableFuture.allOf(alive.toArray(new CompletableFuture[0]))
+            .thenApply(v -> alive.stream().mapToLong(CompletableFuture::join).max().orElse(0));
     }
 
     /**
