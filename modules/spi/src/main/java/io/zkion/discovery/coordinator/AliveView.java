@@ -69,9 +69,17 @@ final class AliveView implements AutoCloseable {
         alive.start();
     }
 
+    /** Set by a test: the caches of every coordinator in this JVM count as not loaded yet. */
+    private static volatile boolean loadHeld;
+
     /** @return Whether the cache has loaded alive/ once: until then it is no view at all. */
     boolean loaded() {
-        return aliveLoaded;
+        return aliveLoaded && !loadHeld;
+    }
+
+    /** Has every coordinator of this JVM take its cache as not loaded, as at 1,000 members it is for a while. */
+    static void holdLoadForTest(boolean hold) {
+        loadHeld = hold;
     }
 
     /** A test's copy of the alive znodes at one moment: their data as a cache that missed every change since has it. */

@@ -43,6 +43,9 @@ public final class Coordinator implements AutoCloseable {
     private final TaskWrites taskWrites;
     private final Notifier notifier;
 
+    /** Whether this coordinator logged what was gone before its cache of alive/ loaded. */
+    private volatile boolean failedUnlisted;
+
     public Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
         Notifier notifier, Runnable trigger, CoordinatorTask.Factory tasks) throws Exception {
@@ -85,13 +88,20 @@ public final class Coordinator implements AutoCloseable {
      * @param listed The ids under alive/ as this node listed them in this cycle.
      */
     public void step(Set<UUID> listed) throws Exception {
-        if (!alive.loaded())
-            return;
-
         // Only the coordinator changes the topology: if the state is ahead of this node's, an entry is unread.
         if (writer.state().topVer != member.topology().topVer())
             throw new FencedException("the log holds topology changes this node has not applied yet (state at "
                 + writer.state().topVer + ", applied " + member.topology().topVer() + ")");
+
+        // A successor fails its predecessor at once, and whatever else is gone, then waits for its view of alive/.
+        if (!alive.loaded()) {
+            if (!failedUnlisted) {
+                departures.failUnlisted();
+                failedUnlisted = true;
+            }
+
+            return;
+        }
 
         // If a predecessor died holding it, or a step failed before opening it; a rollover's drain holds it closed.
         if (!rollover.draining())
@@ -146,6 +156,18 @@ public final class Coordinator implements AutoCloseable {
     @TestSeam
     public static void maxDeparturesForTest(int max) {
         Departures.maxDeparturesForTest(max);
+    }
+
+    /** Has the caches of alive/ of this JVM's coordinators count as not loaded until released; triggers no step. */
+    @TestSeam
+    public static void holdAliveLoadForTest(boolean hold) {
+        AliveView.holdLoadForTest(hold);
+    }
+
+    /** @return Whether this coordinator logged what was gone before its cache of alive/ loaded. */
+    @TestSeam
+    public boolean failedUnlistedForTest() {
+        return failedUnlisted;
     }
 
     /** Closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */

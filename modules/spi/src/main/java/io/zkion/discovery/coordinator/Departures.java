@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Supplier;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.internal.TestSeam;
 import io.zkion.discovery.internal.ZkIonClusterNode;
@@ -131,7 +132,30 @@ final class Departures implements AutoCloseable {
         for (UUID id : gone)
             (marked.contains(id) ? leavers : failed).add(id);
 
-        failuresPending = log(failed, false) < failed.size();
+        failuresPending = log(failed, false, this::currentFormat) < failed.size();
+    }
+
+    /**
+     * A successor's first step, before its cache of alive/ has loaded (a read of every alive znode: 155 ms at 1,000
+     * members, of the 700 from its predecessor's expiry until every member saw it fail; docs/benchmarks.md). Logs as
+     * NODE_FAILED the members that a listing of alive/ no longer names and that left no marker, in the log's current
+     * format, which every member reads: the format may change once the nodes' data is read. A replaced session and a
+     * node stopping wait for the first full step.
+     */
+    void failUnlisted() throws Exception {
+        // Listed after the topology was applied: a member's alive znode was created before the entry of its join.
+        Set<UUID> listed = ZkPaths.nodeIds(store.children(paths.alive));
+
+        leaving = listLeft(); // After alive/: a node gone from it that left a marker is stopping, not failed.
+
+        List<UUID> failed = new ArrayList<>();
+
+        for (ZkIonClusterNode n : member.topology().members()) {
+            if (n != local && !listed.contains(n.id()) && !leaving.contains(n.id()))
+                failed.add(n.id());
+        }
+
+        log(failed, false, () -> writer.state().format);
     }
 
     /** @return The nodes left/ names now. */
@@ -173,7 +197,7 @@ final class Departures implements AutoCloseable {
 
         out.removeAll(queued);
 
-        leavers.removeAll(out.subList(0, log(out, true)));
+        leavers.removeAll(out.subList(0, log(out, true, this::currentFormat)));
     }
 
     /**
@@ -184,8 +208,16 @@ final class Departures implements AutoCloseable {
         return !leavers.isEmpty() || failuresPending;
     }
 
-    /** @return How many of {@code ids} were logged: the first ones, up to what one entry holds. */
-    private int log(List<UUID> ids, boolean left) throws Exception {
+    /** @return The format every alive node reads, those stopping aside: read from their alive znodes. */
+    private String currentFormat() {
+        return format.current(aliveNow, leaving);
+    }
+
+    /**
+     * @param formatOf The format of the entry, asked only if there is one.
+     * @return How many of {@code ids} were logged: the first ones, up to what one entry holds.
+     */
+    private int log(List<UUID> ids, boolean left, Supplier<String> formatOf) throws Exception {
         List<DiscoveryEvent> events = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
         long topVer = writer.state().topVer;
@@ -207,7 +239,7 @@ final class Departures implements AutoCloseable {
         if (events.isEmpty())
             return 0;
 
-        writer.append(events, ops, writer.next(topVer, format.current(aliveNow, leaving)), new HashMap<>());
+        writer.append(events, ops, writer.next(topVer, formatOf.get()), new HashMap<>());
 
         // An answer the joiner never read and removed, if it died right after its join: after the commit, off the
         // path of the departure itself.

@@ -1,0 +1,78 @@
+package io.zkion.discovery;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import io.zkion.discovery.coordinator.Coordinator;
+import org.apache.ignite.Ignite;
+import org.apache.ignite.Ignition;
+import org.junit.After;
+import org.junit.Test;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+/**
+ * A successor takes the coordinator's role before its cache of alive/ has loaded: at 1,000 members that load is a read
+ * of every alive znode, and it held the predecessor's NODE_FAILED back (issue 20). The tests hold every cache of this
+ * JVM unloaded: the successor must still fail a dead predecessor from a listing of its own, and must not fail one
+ * that stopped and left a marker.
+ */
+public class TakeoverBeforeCacheTest extends ZkIonTestSupport {
+    @After public void release() {
+        Coordinator.holdAliveLoadForTest(false);
+    }
+
+    @Test(timeout = 120_000) public void aSuccessorFailsItsDeadPredecessorBeforeItsCacheLoads() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start("s3");
+        List<String> seen2 = record(s2);
+        List<String> seen3 = record(s3);
+
+        Coordinator.holdAliveLoadForTest(true);
+        spiOf(s1).simulateNodeFailure();
+
+        await("NODE_FAILED of s1 on s2 and s3, the caches held", 30_000,
+            () -> seen2.contains("NODE_FAILED order=1 topVer=4") && seen3.contains("NODE_FAILED order=1 topVer=4"));
+        assertTrue(spiOf(s2).engine().coordinatorForTest().failedUnlistedForTest());
+
+        Coordinator.holdAliveLoadForTest(false);
+
+        // The full steps take over from there: s2 admits a joiner.
+        Ignite s4 = start("s4");
+
+        await("s3 saw s4 join", 30_000, () -> seen3.contains("NODE_JOINED order=5 topVer=5"));
+        assertEquals(3, s4.cluster().nodes().size());
+        assertEquals(seen2, seen3);
+    }
+
+    @Test(timeout = 120_000) public void aPredecessorThatStoppedIsNotFailedBeforeTheCacheLoads() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start("s3");
+        List<String> seen2 = record(s2);
+        List<String> seen3 = record(s3);
+
+        Coordinator.holdAliveLoadForTest(true);
+
+        // Its stop waits for the successor to log its NODE_LEFT, which the held cache holds back.
+        CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> Ignition.stop(s1.name(), true));
+
+        nodes.remove(s1);
+        await("s2 took over and listed alive/ with its cache held", 30_000, () -> {
+            Coordinator crd = spiOf(s2).engine().coordinatorForTest();
+
+            return crd != null && crd.failedUnlistedForTest();
+        });
+
+        Coordinator.holdAliveLoadForTest(false);
+        stop.get(60, TimeUnit.SECONDS);
+
+        await("NODE_LEFT of s1 on s2 and s3", 30_000,
+            () -> seen2.contains("NODE_LEFT order=1 topVer=4") && seen3.contains("NODE_LEFT order=1 topVer=4"));
+        assertFalse("s1 stopped, yet was failed: " + seen2, seen2.stream().anyMatch(s -> s.startsWith("NODE_FAILED")));
+        assertEquals(seen2, seen3);
+    }
+}
