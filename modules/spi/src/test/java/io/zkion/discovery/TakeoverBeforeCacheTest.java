@@ -3,13 +3,17 @@ package io.zkion.discovery;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import io.zkion.discovery.coordinator.Coordinator;
+import io.zkion.discovery.zk.ZkFaults;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
 import org.junit.After;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
@@ -46,6 +50,48 @@ public class TakeoverBeforeCacheTest extends ZkIonTestSupport {
         await("s3 saw s4 join", 30_000, () -> seen3.contains("NODE_JOINED order=5 topVer=5"));
         assertEquals(3, s4.cluster().nodes().size());
         assertEquals(seen2, seen3);
+    }
+
+    /**
+     * The reply to the successor's first commit is lost after ZooKeeper applied it, and the store sends it again, as
+     * Curator does: the replay fails on the state's version, and the successor goes on from the entry that landed. The
+     * predecessor is failed once, and the next join comes right after it.
+     */
+    @Test(timeout = 120_000) public void aLostReplyOfTheFirstCommitFailsThePredecessorOnce() throws Exception {
+        AtomicBoolean armed = new AtomicBoolean();
+        AtomicBoolean lost = new AtomicBoolean();
+        String state = root + "/state";
+        ZkFaults faults = ops -> armed.get() && writesState(ops, state) && armed.compareAndSet(true, false)
+            && lost.compareAndSet(false, true);
+
+        Ignite s1 = start("s1");
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi().setZkFaultsForTest(faults)));
+        Ignite s3 = start("s3");
+        List<String> seen2 = record(s2);
+        List<String> seen3 = record(s3);
+
+        Coordinator.holdAliveLoadForTest(true);
+        armed.set(true); // s2 writes the state only once it coordinates.
+        spiOf(s1).simulateNodeFailure();
+
+        await("NODE_FAILED of s1 on s2 and s3, the caches held", 30_000,
+            () -> seen2.contains("NODE_FAILED order=1 topVer=4") && seen3.contains("NODE_FAILED order=1 topVer=4"));
+        assertTrue("the reply was not lost", lost.get());
+
+        Coordinator.holdAliveLoadForTest(false);
+
+        Ignite s4 = start("s4");
+
+        await("s3 saw s4 join", 30_000, () -> seen3.contains("NODE_JOINED order=5 topVer=5"));
+        assertNotNull(s4);
+        assertEquals(1, seen2.stream().filter(s -> s.startsWith("NODE_FAILED")).count());
+        assertEquals(seen2, seen3);
+    }
+
+    /** @return Whether {@code ops} set the cluster state: a coordinator's commit of a log entry. */
+    private static boolean writesState(List<CuratorOp> ops, String state) {
+        return ops.stream().anyMatch(op -> state.equals(op.get().getPath())
+            && op.get().getType() == org.apache.zookeeper.ZooDefs.OpCode.setData);
     }
 
     @Test(timeout = 120_000) public void aPredecessorThatStoppedIsNotFailedBeforeTheCacheLoads() throws Exception {

@@ -48,7 +48,10 @@ final class AliveView implements AutoCloseable {
     /** The paths under alive/ at the last step, to tell when a node vanished. */
     private Set<String> lastAlive = Collections.emptySet();
 
-    /** Starts the cache: every change it sees, and its first full load, schedule a step. */
+    /** Whether the cache was started. */
+    private boolean started;
+
+    /** Builds the cache, to be started: every change it sees, and its first full load, schedule a step. */
     AliveView(CoordinatorContext ctx) {
         Runnable trigger = ctx.trigger;
 
@@ -66,6 +69,16 @@ final class AliveView implements AutoCloseable {
                 trigger.run();
             })
             .build());
+    }
+
+    /** @return Whether {@link #start} was called. */
+    boolean started() {
+        return started;
+    }
+
+    /** Starts the cache: it reads every alive znode, which a request sent after it on this session waits for. */
+    void start() {
+        started = true;
         alive.start();
     }
 

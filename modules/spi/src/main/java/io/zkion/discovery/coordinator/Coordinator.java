@@ -60,7 +60,8 @@ public final class Coordinator implements AutoCloseable {
         gate.read();
         member.adoptOlderEntries();
 
-        // These start watching ZooKeeper, in this order: the cache of alive/, custom/, and left/ in Departures.
+        // These start watching ZooKeeper, in this order: custom/, and left/ in Departures; the cache of alive/ is
+        // started by the first step.
         this.alive = new AliveView(ctx);
         this.customs = new CustomQueue(ctx, writer, notifier);
 
@@ -93,15 +94,20 @@ public final class Coordinator implements AutoCloseable {
             throw new FencedException("the log holds topology changes this node has not applied yet (state at "
                 + writer.state().topVer + ", applied " + member.topology().topVer() + ")");
 
-        // A successor fails its predecessor at once, and whatever else is gone, then waits for its view of alive/.
-        if (!alive.loaded()) {
-            if (!failedUnlisted) {
+        // A successor fails its predecessor at once, and whatever else is gone, then starts its view of alive/: the
+        // view's first reads, of every alive znode, would come before that commit on this session.
+        if (!alive.started()) {
+            try {
                 departures.failUnlisted();
                 failedUnlisted = true;
             }
-
-            return;
+            finally {
+                alive.start();
+            }
         }
+
+        if (!alive.loaded())
+            return;
 
         // If a predecessor died holding it, or a step failed before opening it; a rollover's drain holds it closed.
         if (!rollover.draining())
