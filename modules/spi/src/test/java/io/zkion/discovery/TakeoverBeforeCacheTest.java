@@ -13,7 +13,6 @@ import org.junit.After;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
-import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
@@ -30,26 +29,8 @@ public class TakeoverBeforeCacheTest extends ZkIonTestSupport {
 
     @Test(timeout = 120_000) public void aSuccessorFailsItsDeadPredecessorBeforeItsCacheLoads() throws Exception {
         Ignite s1 = start("s1");
-        Ignite s2 = start("s2");
-        Ignite s3 = start("s3");
-        List<String> seen2 = record(s2);
-        List<String> seen3 = record(s3);
 
-        Coordinator.holdAliveLoadForTest(true);
-        spiOf(s1).simulateNodeFailure();
-
-        await("NODE_FAILED of s1 on s2 and s3, the caches held", 30_000,
-            () -> seen2.contains("NODE_FAILED order=1 topVer=4") && seen3.contains("NODE_FAILED order=1 topVer=4"));
-        assertTrue(spiOf(s2).engine().coordinatorForTest().failedUnlistedForTest());
-
-        Coordinator.holdAliveLoadForTest(false);
-
-        // The full steps take over from there: s2 admits a joiner.
-        Ignite s4 = start("s4");
-
-        await("s3 saw s4 join", 30_000, () -> seen3.contains("NODE_JOINED order=5 topVer=5"));
-        assertEquals(3, s4.cluster().nodes().size());
-        assertEquals(seen2, seen3);
+        failCoordinatorWithCachesHeld(s1, start("s2"), () -> { });
     }
 
     /**
@@ -65,25 +46,38 @@ public class TakeoverBeforeCacheTest extends ZkIonTestSupport {
             && lost.compareAndSet(false, true);
 
         Ignite s1 = start("s1");
-        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi().setZkFaultsForTest(faults)));
+
+        // s2 writes the state only once it coordinates.
+        failCoordinatorWithCachesHeld(s1, start(config("s2", false).setDiscoverySpi(spi().setZkFaultsForTest(faults))),
+            () -> armed.set(true));
+
+        assertTrue("the reply was not lost", lost.get());
+    }
+
+    /**
+     * Fails the coordinator {@code s1} with every cache of alive/ held unloaded: {@code s2}, started second, takes over
+     * and must fail it from its own listing. A joiner then comes right after, once the caches load.
+     */
+    private void failCoordinatorWithCachesHeld(Ignite s1, Ignite s2, Runnable beforeFailure) throws Exception {
         Ignite s3 = start("s3");
         List<String> seen2 = record(s2);
         List<String> seen3 = record(s3);
 
         Coordinator.holdAliveLoadForTest(true);
-        armed.set(true); // s2 writes the state only once it coordinates.
+        beforeFailure.run();
         spiOf(s1).simulateNodeFailure();
 
         await("NODE_FAILED of s1 on s2 and s3, the caches held", 30_000,
             () -> seen2.contains("NODE_FAILED order=1 topVer=4") && seen3.contains("NODE_FAILED order=1 topVer=4"));
-        assertTrue("the reply was not lost", lost.get());
+        assertTrue(spiOf(s2).engine().coordinatorForTest().failedUnlistedForTest());
 
         Coordinator.holdAliveLoadForTest(false);
 
+        // The full steps take over from there: s2 admits a joiner.
         Ignite s4 = start("s4");
 
         await("s3 saw s4 join", 30_000, () -> seen3.contains("NODE_JOINED order=5 topVer=5"));
-        assertNotNull(s4);
+        assertEquals(3, s4.cluster().nodes().size());
         assertEquals(1, seen2.stream().filter(s -> s.startsWith("NODE_FAILED")).count());
         assertEquals(seen2, seen3);
     }
