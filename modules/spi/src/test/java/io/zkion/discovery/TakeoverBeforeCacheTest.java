@@ -9,6 +9,7 @@ import io.zkion.discovery.zk.ZkFaults;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
+import org.apache.zookeeper.KeeperException;
 import org.junit.After;
 import org.junit.Test;
 
@@ -55,6 +56,33 @@ public class TakeoverBeforeCacheTest extends ZkIonTestSupport {
     }
 
     /**
+     * The successor's first step fails: its listing of left/ is refused once, with an error Curator does not retry.
+     * The next step tries it again, still before the cache of alive/ has started, and fails the predecessor.
+     */
+    @Test(timeout = 120_000) public void aFirstStepThatFailedIsTriedAgainBeforeTheCache() throws Exception {
+        AtomicBoolean armed = new AtomicBoolean();
+        String left = root + "/left";
+        ZkFaults faults = new ZkFaults() {
+            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
+                return false;
+            }
+
+            @Override public Exception failListing(String path) {
+                return path.equals(left) && armed.compareAndSet(true, false)
+                    ? KeeperException.create(KeeperException.Code.NOAUTH, path) : null;
+            }
+        };
+
+        Ignite s1 = start("s1");
+
+        // s2 lists left/ only once it coordinates.
+        failCoordinatorWithCachesHeld(s1, start(config("s2", false).setDiscoverySpi(spi().setZkFaultsForTest(faults))),
+            () -> armed.set(true));
+
+        assertFalse("the listing was not refused", armed.get());
+    }
+
+    /**
      * Fails the coordinator {@code s1} with every cache of alive/ held unloaded: {@code s2}, started second, takes over
      * and must fail it from its own listing. A joiner then comes right after, once the caches load.
      */
@@ -76,8 +104,11 @@ public class TakeoverBeforeCacheTest extends ZkIonTestSupport {
         // The full steps take over from there: s2 admits a joiner.
         Ignite s4 = start("s4");
 
-        await("s3 saw s4 join", 30_000, () -> seen3.contains("NODE_JOINED order=5 topVer=5"));
+        await("s2 and s3 saw s4 join", 30_000, () -> seen2.contains("NODE_JOINED order=5 topVer=5")
+            && seen3.contains("NODE_JOINED order=5 topVer=5"));
         assertEquals(3, s4.cluster().nodes().size());
+        // One takeover: a lost reply is not a reason to resign and take the role again.
+        assertEquals(1, spiOf(s2).discoveryMetrics().takeovers());
         assertEquals(1, seen2.stream().filter(s -> s.startsWith("NODE_FAILED")).count());
         assertEquals(seen2, seen3);
     }
@@ -97,7 +128,7 @@ public class TakeoverBeforeCacheTest extends ZkIonTestSupport {
 
         Coordinator.holdAliveLoadForTest(true);
 
-        // Its stop waits for the successor to log its NODE_LEFT, which the held cache holds back.
+        // A stopping coordinator writes its marker, then closes its session: s2 takes over once its alive znode is gone.
         CompletableFuture<Void> stop = CompletableFuture.runAsync(() -> Ignition.stop(s1.name(), true));
 
         nodes.remove(s1);

@@ -95,15 +95,12 @@ public final class Coordinator implements AutoCloseable {
                 + writer.state().topVer + ", applied " + member.topology().topVer() + ")");
 
         // A successor fails its predecessor at once, and whatever else is gone, then starts its view of alive/: the
-        // view's first reads, of every alive znode, would come before that commit on this session.
+        // view's first reads, of every alive znode, would come before that commit on this session. A first step that
+        // failed is tried again by the next; one fenced out resigns, and leaves no reads queued for its successor.
         if (!alive.started()) {
-            try {
-                departures.failUnlisted();
-                failedUnlisted = true;
-            }
-            finally {
-                alive.start();
-            }
+            departures.failUnlisted();
+            failedUnlisted = true;
+            alive.start();
         }
 
         if (!alive.loaded())

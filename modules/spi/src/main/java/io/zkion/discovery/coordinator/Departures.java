@@ -139,8 +139,8 @@ final class Departures implements AutoCloseable {
      * A successor's first step, before its cache of alive/ has loaded (a read of every alive znode: 155 ms at 1,000
      * members, of the 700 from its predecessor's expiry until every member saw it fail; docs/benchmarks.md). Logs as
      * NODE_FAILED the members that a listing of alive/ no longer names and that left no marker, in the log's current
-     * format, which every member reads: the format may change once the nodes' data is read. A replaced session and a
-     * node stopping wait for the first full step.
+     * format, which every member reads: the format may change once the nodes' data is read. A replaced session, a
+     * node stopping and failures past what one entry holds wait for the first full step.
      */
     void failUnlisted() throws Exception {
         // Listed after the topology was applied: a member's alive znode was created before the entry of its join.
