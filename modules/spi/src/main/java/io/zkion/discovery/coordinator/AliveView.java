@@ -48,8 +48,8 @@ final class AliveView implements AutoCloseable {
     /** The paths under alive/ at the last step, to tell when a node vanished. */
     private Set<String> lastAlive = Collections.emptySet();
 
-    /** Whether the cache was started. */
-    private boolean started;
+    /** Whether the cache was started; read by a test's thread too. */
+    private volatile boolean started;
 
     /** Builds the cache, to be started: every change it sees, and its first full load, schedule a step. */
     AliveView(CoordinatorContext ctx) {

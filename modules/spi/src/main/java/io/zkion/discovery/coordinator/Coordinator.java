@@ -43,9 +43,6 @@ public final class Coordinator implements AutoCloseable {
     private final TaskWrites taskWrites;
     private final Notifier notifier;
 
-    /** Whether this coordinator logged what was gone before its cache of alive/ loaded. */
-    private volatile boolean failedUnlisted;
-
     public Coordinator(ZkStore store, ControlCodec codec, EventFormats formats, ObjectCodec objects, Member member,
         DiscoveryHost host, ZkIonClusterNode local, DiscoveryMetrics metrics, TopologySnapshotCodec snapshots,
         Notifier notifier, Runnable trigger, CoordinatorTask.Factory tasks) throws Exception {
@@ -99,7 +96,6 @@ public final class Coordinator implements AutoCloseable {
         // failed is tried again by the next; one fenced out resigns, and leaves no reads queued for its successor.
         if (!alive.started()) {
             departures.failUnlisted();
-            failedUnlisted = true;
             alive.start();
         }
 
@@ -167,10 +163,10 @@ public final class Coordinator implements AutoCloseable {
         AliveView.holdLoadForTest(hold);
     }
 
-    /** @return Whether this coordinator logged what was gone before its cache of alive/ loaded. */
+    /** @return Whether this coordinator logged what was gone before its cache of alive/: the cache starts after. */
     @TestSeam
     public boolean failedUnlistedForTest() {
-        return failedUnlisted;
+        return alive.started();
     }
 
     /** Closes the cache of alive/ as if it went stale, leaving this node's listing and direct reads. */

@@ -136,8 +136,8 @@ final class Departures implements AutoCloseable {
     }
 
     /**
-     * A successor's first step, before its cache of alive/ has loaded (a read of every alive znode: 155 ms at 1,000
-     * members, of the 700 from its predecessor's expiry until every member saw it fail; docs/benchmarks.md). Logs as
+     * A successor's first step, before its cache of alive/ has started (it reads every alive znode, hundreds of ms at
+     * 1,000 members, and a commit sent after those reads waits for them; docs/benchmarks.md). Logs as
      * NODE_FAILED the members that a listing of alive/ no longer names and that left no marker, in the log's current
      * format, which every member reads: the format may change once the nodes' data is read. A replaced session, a
      * node stopping and failures past what one entry holds wait for the first full step.
