@@ -23,7 +23,7 @@ final class UntrimmedEntries {
     private final TreeMap<Long, LogEntry> entries = new TreeMap<>();
 
     /** Custom messages delivered and not yet trimmed, by event id: their acks are due once all nodes have them. */
-    private final TreeMap<Long, DiscoverySpiCustomMessage> pendingAcks = new TreeMap<>();
+    private final EventIdMap<DiscoverySpiCustomMessage> pendingAcks = new EventIdMap<>();
 
     /** Event ids of the messages not yet trimmed that Ignite awaits the acks of: members ack those at once. */
     private final TreeSet<Long> acksDue = new TreeSet<>();
@@ -62,7 +62,7 @@ final class UntrimmedEntries {
         LogEntry e = entries.remove(seq);
 
         if (e != null) {
-            pendingAcks.headMap(e.lastEventId, true).clear();
+            pendingAcks.removeUpTo(e.lastEventId);
             acksDue.headSet(e.lastEventId, true).clear();
         }
     }
