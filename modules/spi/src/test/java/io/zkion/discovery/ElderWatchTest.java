@@ -11,7 +11,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
+import org.apache.ignite.internal.IgniteEx;
 import org.apache.zookeeper.KeeperException;
 import org.junit.Test;
 
@@ -93,13 +97,84 @@ public class ElderWatchTest extends ZkIonTestSupport {
             Set<String> paths = watched.get(spiOf(n).engine().sessionId());
 
             assertNotNull(n.name() + " watches nothing: " + watched, paths);
+
+            // The server lists data watches only (persistent ones among them); the elder's is a child watch.
+            paths = new HashSet<>(paths);
+            paths.addAll(childWatches(n));
+
             assertTrue(n.name() + " watches at most 3 paths: " + paths, paths.size() <= 3);
         }
 
         // The client's elder is the coordinator; s3's is s2, the nearest older server.
-        assertTrue(watched.get(spiOf(others.get("c1")).engine().sessionId()).contains(alive + "/" + s1.cluster().localNode().id()));
-        assertTrue(watched.get(spiOf(others.get("s3")).engine().sessionId()).contains(alive + "/"
+        assertTrue(childWatches(others.get("c1")).contains(alive + "/" + s1.cluster().localNode().id()));
+        assertTrue(childWatches(others.get("s3")).contains(alive + "/"
             + others.get("s2").cluster().localNode().id()));
+    }
+
+    /**
+     * Every member acks a message whose ack Ignite awaits, and an ack rewrites the member's alive znode. With a data
+     * watch on its elder's, each of those acks woke the younger neighbour to set its watch again: N notifications, N
+     * reads and N cycles per such message at N members. The watch is on the znode's children now: an elder's acks wake
+     * nobody, and its failure still moves the watch on.
+     */
+    @Test(timeout = 180_000) public void anElderThatAcksWakesNobody() throws Exception {
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        String s2Alive = root + "/alive/" + s2.cluster().localNode().id();
+        AtomicInteger watchesOnS2 = new AtomicInteger();
+        Ignite s3 = start(config("s3", false).setDiscoverySpi(spi().setZkFaultsForTest(countingWatches(s2Alive,
+            watchesOnS2))));
+        List<String> seen = CustomMessageTest.pingsAndAcks(s3);
+
+        await("s3 watches s2", 30_000, () -> watchesOnS2.get() > 0);
+
+        try (CuratorFramework zkc = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            zkc.start();
+
+            int set = watchesOnS2.get();
+            int acks = zkc.checkExists().forPath(s2Alive).getVersion();
+
+            for (int i = 0; i < 5; i++) {
+                String tag = "p" + i;
+
+                ((IgniteEx)s3).context().discovery().sendCustomEvent(new CustomMessageTest.Ping(tag));
+                await("s3 got the ack of " + tag, 30_000, () -> seen.contains("ack " + tag));
+            }
+
+            assertTrue("s2 acked each ping", zkc.checkExists().forPath(s2Alive).getVersion() >= acks + 5);
+            assertEquals("s3 was woken by s2's acks to watch it again", set, watchesOnS2.get());
+        }
+
+        spiOf(s2).simulateNodeFailure();
+        await("s3 sees s2 fail", 30_000, () -> s3.cluster().nodes().size() == 2);
+        await("s3 watches s1", 30_000, () -> childWatches(s3).contains(root + "/alive/"
+            + s1.cluster().localNode().id()));
+    }
+
+    /** @return The paths {@code n} has one-shot child watches on: an elder's alive znode. */
+    private static List<String> childWatches(Ignite n) {
+        try {
+            return spiOf(n).engine().childWatchesForTest();
+        }
+        catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** Counts one node's settings of a watch on {@code path}. */
+    private static ZkFaults countingWatches(String path, AtomicInteger set) {
+        return new ZkFaults() {
+            @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
+                return false;
+            }
+
+            @Override public Exception failWatch(String p) {
+                if (p.equals(path))
+                    set.incrementAndGet();
+
+                return null;
+            }
+        };
     }
 
     @Test(timeout = 180_000) public void theCoordinatorAndItsSuccessorFailTogether() throws Exception {

@@ -16,7 +16,8 @@ import org.apache.zookeeper.Watcher;
  * oldest server alive, and so takes the coordinator's role; a client with none has no cluster left.
  * <p>
  * Listing alive/ on every change would cost each node N names per join or failure, N² over the cluster; this costs
- * one read per change of the one znode watched (its node's acks change it too), and the walk past the dead ones.
+ * one notification and one read when the elder goes, and the walk past the dead ones. Not when the elder acks: the
+ * watch is on the znode's children, which an ephemeral znode never has, so its data can change unheard.
  * Only the coordinator needs every node's alive znode, and lists them.
  */
 final class ElderWatch {
@@ -54,14 +55,21 @@ final class ElderWatch {
      * @return The elder in {@code top}, alive and watched; null if no such server is alive.
      */
     UUID elder(Topology top) throws Exception {
-        if (!dirty && elder != null && top.contains(elder))
-            return elder;
+        UUID last = elder != null && top.contains(elder) ? elder : null;
+
+        if (!dirty && last != null)
+            return last;
 
         dirty = false; // Cleared before the reads: a change meanwhile fires the watch set by them, and sets it again.
-        elder = null;
+        elder = null; // Until a watch is set: a read that fails leaves the next call to walk.
+
+        // No older server can have come alive meanwhile (a node joins younger than every member), so an elder still
+        // alive is still the nearest: after a reconnection, say. The walk past the dead, O(N), waits for its going.
+        if (last != null && store.watchUntilGone(paths.alive(last), watcher))
+            return elder = last;
 
         for (ZkIonClusterNode n : candidates(top)) {
-            if (store.watchWhileExists(paths.alive(n.id()), watcher)) {
+            if (store.watchUntilGone(paths.alive(n.id()), watcher)) {
                 elder = n.id();
                 break;
             }

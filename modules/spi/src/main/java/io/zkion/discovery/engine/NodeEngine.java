@@ -291,6 +291,17 @@ public final class NodeEngine {
         sender.send(msg);
     }
 
+    /** @return The paths this node's session has one-shot child watches on, as its ZooKeeper client lists them. */
+    @TestSeam
+    @SuppressWarnings("unchecked")
+    public java.util.List<String> childWatchesForTest() throws Exception {
+        java.lang.reflect.Method m = org.apache.zookeeper.ZooKeeper.class.getDeclaredMethod("getChildWatches");
+
+        m.setAccessible(true); // ZooKeeper keeps the list for its own tests.
+
+        return (java.util.List<String>)m.invoke(ctx.client().getZookeeperClient().getZooKeeper());
+    }
+
     /** Injects faults into this node's commits; set before {@link #start}. */
     @TestSeam
     public void zkFaultsForTest(ZkFaults faults) {

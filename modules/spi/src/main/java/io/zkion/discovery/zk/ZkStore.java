@@ -433,14 +433,16 @@ public final class ZkStore {
     }
 
     /**
-     * @return Whether {@code path} exists; if so, {@code watcher} fires once when it changes or goes. A read, not an
-     *      {@code exists}: on a missing znode that would leave a watch for a creation that never comes.
+     * @return Whether {@code path}, an ephemeral znode, exists; if so, {@code watcher} fires once when it goes. A watch
+     *      on its children, which it cannot have: unlike a data watch, this one does not fire when its data changes
+     *      (an alive znode's data is its node's acks, N writes an acked message). Not an {@code exists}: on a missing
+     *      znode that would leave a watch for a creation that never comes.
      */
-    public boolean watchWhileExists(String path, Watcher watcher) throws Exception {
+    public boolean watchUntilGone(String path, Watcher watcher) throws Exception {
         ZkFaults.raise(faults.failWatch(path));
 
         try {
-            client.getData().usingWatcher(watcher).forPath(path);
+            client.getChildren().usingWatcher(watcher).forPath(path);
             return true;
         }
         catch (KeeperException.NoNodeException e) {
