@@ -3,7 +3,9 @@ package io.zkion.discovery.bench.scale;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -24,9 +26,14 @@ import org.apache.zookeeper.Watcher;
  * directory full marks it ready; every session then lists it once and reads every other's data once, as every Ignite
  * node must learn every node's attributes.</li>
  * <li>Fan-out: one write, which every session's data watch reports and every session then reads.</li>
+ * <li>A message that asks for acks ({@link #ASKS_ACK} in its sequence): every session that reads it writes its own
+ * znode once, the ack; {@link FloorRun} waits for all of them and writes the ack message, fanned out in turn.</li>
  * </ul>
  */
 final class FloorClients {
+    /** Set in the sequence of a message every session acks. */
+    static final long ASKS_ACK = 1L << 40;
+
     /** Reads in flight per session: ZooKeeper's server queues at most 1,000 requests in all by default. */
     private static final int IN_FLIGHT = 32;
 
@@ -34,6 +41,9 @@ final class FloorClients {
     private final int sessionTimeout;
     private final JvmTally tally;
     private final List<CuratorFramework> clients = new ArrayList<>();
+
+    /** Each session's own znode, where it writes its acks. */
+    private final Map<CuratorFramework, String> owns = new ConcurrentHashMap<>();
 
     FloorClients(String connect, int sessionTimeout, JvmTally tally) {
         this.connect = connect;
@@ -59,7 +69,7 @@ final class FloorClients {
 
             Thread t = new Thread(() -> {
                 try {
-                    join(c, total, data, dir);
+                    owns.put(c, join(c, total, data, dir));
                     last.accumulateAndGet(JvmTally.nowMicros(), Math::max);
                     done.countDown();
                 }
@@ -80,7 +90,8 @@ final class FloorClients {
         return last.get();
     }
 
-    private static void join(CuratorFramework c, int total, byte[] data, String dir) throws Exception {
+    /** @return The session's own znode. */
+    private static String join(CuratorFramework c, int total, byte[] data, String dir) throws Exception {
         c.start();
         c.blockUntilConnected();
 
@@ -117,6 +128,8 @@ final class FloorClients {
         }
 
         read.await();
+
+        return own;
     }
 
     /** Every session watches {@code path} and reads it whenever it changes; the tally hears each read. */
@@ -140,8 +153,15 @@ final class FloorClients {
         c.getData().usingWatcher(w).inBackground((cl, e) -> {
             byte[] d = e.getData();
 
-            if (d != null && d.length >= 8 && ByteBuffer.wrap(d).getLong() > 0)
-                tally.message(ByteBuffer.wrap(d).getLong());
+            long seq = d != null && d.length >= 8 ? ByteBuffer.wrap(d).getLong() : 0;
+
+            if (seq <= 0)
+                return;
+
+            tally.message(seq);
+
+            if ((seq & ASKS_ACK) != 0)
+                cl.setData().inBackground().forPath(owns.get(c), ByteBuffer.allocate(8).putLong(seq).array());
         }).forPath(path);
     }
 
@@ -149,6 +169,7 @@ final class FloorClients {
         synchronized (clients) {
             clients.forEach(CuratorFramework::close);
             clients.clear();
+            owns.clear();
         }
     }
 }

@@ -8,16 +8,23 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.DeflaterOutputStream;
 import io.zkion.discovery.chaos.Percentiles;
 import io.zkion.discovery.chaos.ZkEnsemble;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.AddWatchMode;
+import org.apache.zookeeper.Watcher;
 
 /**
  * The floor of one shape, on the same ensemble and the same spread of JVMs, once the members are gone: the join
- * storm and the fan-out of {@link FloorClients}.
+ * storm, the fan-out, and the fan-out with its acks of {@link FloorClients}.
  */
 final class FloorRun {
+    /** Set in the sequence of the ack message of a floor message that asked for acks. */
+    private static final long ACK_OF = 1L << 41;
+
     private final Shape shape;
     private final ZkEnsemble zk;
     private final CuratorFramework admin;
@@ -82,6 +89,11 @@ final class FloorRun {
             res.put("customFloorP50Ms", ShapeRun.ms(Percentiles.of(lat, 50)));
             res.put("customFloorP99Ms", ShapeRun.ms(Percentiles.of(lat, 99)));
             res.put("customFloorBytes", payload(1).length);
+
+            List<Long> acked = ackedFanOuts(dir, fanout);
+
+            res.put("ackedCustomFloorP50Ms", ShapeRun.ms(Percentiles.of(acked, 50)));
+            res.put("ackedCustomFloorP99Ms", ShapeRun.ms(Percentiles.of(acked, 99)));
         }
         finally {
             for (MemberProcess m : jvms)
@@ -91,6 +103,43 @@ final class FloorRun {
         }
 
         return res;
+    }
+
+    /**
+     * The floor of a message Ignite awaits the ack of, as many as the run times (a tenth of its messages): the
+     * message's fan-out, every session's ack (a write each), one watcher that has seen them all and writes the ack
+     * message, and that one's fan-out. The watcher counts the notifications and reads none: least work.
+     *
+     * @return Each one's time, from the first write until every session had read the ack message (micros).
+     */
+    private List<Long> ackedFanOuts(String dir, String fanout) throws Exception {
+        Semaphore written = new Semaphore(0);
+        Watcher w = e -> {
+            if (e.getType() == Watcher.Event.EventType.NodeDataChanged)
+                written.release();
+        };
+        List<Long> lat = new ArrayList<>();
+
+        admin.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher(w).forPath(dir);
+
+        try {
+            for (long k = 1; k <= Math.max(1, settings.messages / 10); k++) {
+                long t = JvmTally.nowMicros();
+
+                admin.setData().forPath(fanout, payload(FloorClients.ASKS_ACK | k));
+
+                if (!written.tryAcquire(shape.members(), settings.stepTimeoutMs, TimeUnit.MILLISECONDS))
+                    throw new IllegalStateException("Not every floor session acked message " + k);
+
+                admin.setData().forPath(fanout, payload(ACK_OF | k));
+                lat.add(receipts.await("fgot", ACK_OF | k, settings.stepTimeoutMs) - t);
+            }
+        }
+        finally {
+            admin.watchers().remove(w).quietly().forPath(dir);
+        }
+
+        return lat;
     }
 
     /** A write the size of a logged custom message: the message's serialized form, deflated, after its sequence. */

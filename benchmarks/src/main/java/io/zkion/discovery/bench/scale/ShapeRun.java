@@ -171,7 +171,10 @@ final class ShapeRun {
         // Until every member acked them and the coordinator trimmed them: their acks and trims count too.
         long trimmedMs = awaitTrimmed();
         Map<String, Double> d = ZkCounters.read(zk).minus(c0);
-        long watches = ZkCounters.read(zk).values.getOrDefault("watches", 0d).longValue();
+        ZkCounters now = ZkCounters.read(zk);
+        // wchs lists the servers' data watches; a member's watch on its elder is a child watch, in the other table,
+        // which mntr's count adds (a persistent watch is in both tables, so counted twice there).
+        long watches = now.values.getOrDefault("watches", 0d).longValue();
 
         res.put("customTrimmedMs", trimmedMs);
 
@@ -180,6 +183,7 @@ final class ShapeRun {
         res.put("zkRequestsPerCustom", round(d.getOrDefault("zk_packets_received", 0d) / plain));
         res.put("zkBytesPerCustomPerMember", round(ZkCounters.bytesOut(d) / plain / c.members));
         res.put("zkWatches", watches);
+        res.put("zkWatchRegistrations", now.values.getOrDefault("zk_watch_count", 0d).longValue());
         res.put("zkWatchesPerMember", round((double)watches / c.members));
 
         List<Long> lat = new ArrayList<>();

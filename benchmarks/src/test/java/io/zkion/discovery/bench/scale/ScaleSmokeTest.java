@@ -38,8 +38,8 @@ public class ScaleSmokeTest {
         assertEquals(shape.members(), r.get("members"));
 
         for (String k : new String[] {"joinStormMs", "joinStormFloorMs", "oneJoinMs", "customP99Ms",
-            "customFloorP99Ms", "ackedCustomP99Ms", "coordinatorFailoverMs", "massFailureMs", "zkWritesPerCustom",
-            "zkBytesPerCustomPerMember", "zkWatches"})
+            "customFloorP99Ms", "ackedCustomP99Ms", "ackedCustomFloorP99Ms", "coordinatorFailoverMs", "massFailureMs",
+            "zkWritesPerCustom", "zkBytesPerCustomPerMember", "zkWatches"})
             assertTrue(k + " in " + r, ((Number)r.get(k)).doubleValue() > 0);
 
         String skip = System.getProperty("zkion.scale.skip", "");
