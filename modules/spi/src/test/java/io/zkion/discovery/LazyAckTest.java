@@ -7,7 +7,12 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import io.zkion.discovery.internal.AckPolicy;
+import io.zkion.discovery.zk.ZkFaults;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.zookeeper.KeeperException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -105,6 +110,46 @@ public class LazyAckTest extends ZkIonTestSupport {
             AckPolicy.idleMsForTest(0);
 
             awaitTrimmed(zkc, "the ping's ack");
+        }
+    }
+
+    /**
+     * A member's ack that fails to be written (an error from ZooKeeper, injected once) is written again. With the log
+     * standing still nothing else wakes the member to ack, so without the retry the ack of a message Ignite awaits
+     * never came (checked: the test then times out waiting for it).
+     */
+    @Test(timeout = 120_000) public void anAckThatFailsIsWrittenAgain() throws Exception {
+        AtomicBoolean armed = new AtomicBoolean();
+        AtomicInteger failed = new AtomicInteger();
+        Ignite s1 = start("s1");
+        Ignite s2 = start("s2");
+        Ignite s3 = start(config("s3", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults() {
+            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
+                return false;
+            }
+
+            @Override public Exception failWrite(String path) {
+                if (!path.contains("/alive/") || !armed.compareAndSet(true, false))
+                    return null;
+
+                failed.incrementAndGet();
+
+                return new KeeperException.OperationTimeoutException();
+            }
+        })));
+        List<List<String>> seen = seen(s1, s2, s3);
+
+        try (CuratorFramework zkc = client()) {
+            awaitTrimmed(zkc, "the joins");
+            AckPolicy.idleMsForTest(600_000); // No idle ack to stand in for the one that failed.
+            armed.set(true);
+
+            ((IgniteEx)s1).context().discovery().sendCustomEvent(new CustomMessageTest.Ping("p"));
+
+            for (List<String> l : seen)
+                await("every node got the ping's ack", 30_000, () -> l.contains("ack p"));
+
+            assertEquals("s3's ack failed once", 1, failed.get());
         }
     }
 

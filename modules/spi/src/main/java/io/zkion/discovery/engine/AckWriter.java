@@ -94,7 +94,10 @@ final class AckWriter {
                 writeAck(membership.member().lastEventId());
         }
         catch (Exception e) {
-            ctx.log().warning("Failed to write ack: " + e);
+            // Tried again: with the log standing still, nothing else would wake this node to ack, and the coordinator
+            // would hold the trim, and the ack of a message Ignite awaits, for good.
+            ctx.log().warning("Failed to write ack, will retry in " + ACK_LATER_MS + " ms: " + e);
+            ackLater.schedule();
         }
     }
 

@@ -57,6 +57,11 @@ public interface ZkFaults {
         return null;
     }
 
+    /** @return The error to fail a write of {@code path}'s data with (an ack), or null to write it. */
+    default Exception failWrite(String path) {
+        return null;
+    }
+
     /** @return The error to fail setting a watch on {@code path} with, or null to set it. */
     default Exception failWatch(String path) {
         return null;

@@ -433,10 +433,9 @@ public final class ZkStore {
     }
 
     /**
-     * @return Whether {@code path}, an ephemeral znode, exists; if so, {@code watcher} fires once when it goes. A watch
-     *      on its children, which it cannot have: unlike a data watch, this one does not fire when its data changes
-     *      (an alive znode's data is its node's acks, N writes an acked message). Not an {@code exists}: on a missing
-     *      znode that would leave a watch for a creation that never comes.
+     * @return Whether ephemeral {@code path} exists; if so, {@code watcher} fires once when it goes. A watch on its
+     *      children, which it cannot have, so not on its data (an alive znode's acks). Not an {@code exists}: on a
+     *      missing znode that would leave a watch for a creation that never comes.
      */
     public boolean watchUntilGone(String path, Watcher watcher) throws Exception {
         ZkFaults.raise(faults.failWatch(path));
@@ -473,6 +472,8 @@ public final class ZkStore {
     }
 
     public void setData(String path, byte[] data) throws Exception {
+        ZkFaults.raise(faults.failWrite(path));
+
         client.setData().forPath(path, data);
     }
 
