@@ -170,8 +170,8 @@ final class ShapeRun {
 
         // Until every member acked them and the coordinator trimmed them: their acks and trims count too.
         long trimmedMs = awaitTrimmed();
-        Map<String, Double> d = ZkCounters.read(zk).minus(c0);
         ZkCounters now = ZkCounters.read(zk);
+        Map<String, Double> d = now.minus(c0);
         // wchs lists the servers' data watches; a member's watch on its elder is a child watch, in the other table,
         // which mntr's count adds (a persistent watch is in both tables, so counted twice there).
         long watches = now.values.getOrDefault("watches", 0d).longValue();
