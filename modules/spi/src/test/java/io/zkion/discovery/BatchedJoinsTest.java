@@ -40,11 +40,7 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
         joinInOnePass(s1, spis, c -> {
             joiners.addAll(c.getChildren().forPath(root + "/join"));
 
-            spiOf(s1).engine().zkFaultsForTest(new ZkFaults() {
-                @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                    return false;
-                }
-
+            spiOf(s1).engine().zkFaultsForTest(new ZkFaults.Quiet() {
                 @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
                     List<UUID> answered = new ArrayList<>();
 
@@ -103,11 +99,7 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
         Ignite s2 = start("s2");
         List<String> reads = new CopyOnWriteArrayList<>();
 
-        spiOf(s2).engine().zkFaultsForTest(new ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                return false;
-            }
-
+        spiOf(s2).engine().zkFaultsForTest(new ZkFaults.Quiet() {
             @Override public void readSent(String path) {
                 if (path.startsWith(root + "/nodes/"))
                     reads.add("sent");

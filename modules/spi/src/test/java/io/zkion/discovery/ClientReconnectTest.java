@@ -63,11 +63,7 @@ public class ClientReconnectTest extends ZkIonTestSupport {
         java.util.concurrent.atomic.AtomicBoolean expired = new java.util.concurrent.atomic.AtomicBoolean();
         io.zkion.discovery.engine.NodeEngine engine = spiOf(c1).engine();
 
-        engine.zkFaultsForTest(new io.zkion.discovery.zk.ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
-                return false;
-            }
-
+        engine.zkFaultsForTest(new io.zkion.discovery.zk.ZkFaults.Quiet() {
             @Override public boolean failBeforeCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
                 boolean append = ops.stream().anyMatch(o -> o.getTypeAndPath().getForPath().contains("/log/e-")
                     || o.getTypeAndPath().getForPath().contains("/custom/c-"));

@@ -91,11 +91,7 @@ public class ContractMethodsTest extends ZkIonTestSupport {
         IgniteDiscoverySpi spi = (IgniteDiscoverySpi)s2.configuration().getDiscoverySpi();
 
         // On s2, which does not coordinate, and for s1's alive znode only: the rest of s2's discovery goes on.
-        spiOf(s2).engine().zkFaultsForTest(new io.zkion.discovery.zk.ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
-                return false;
-            }
-
+        spiOf(s2).engine().zkFaultsForTest(new io.zkion.discovery.zk.ZkFaults.Quiet() {
             @Override public Exception failRead(String path) {
                 return path.endsWith(s1id.toString())
                     ? new IllegalStateException("test: Expected state [STARTED] was [STOPPED]") : null;

@@ -37,11 +37,7 @@ public class ElderWatchTest extends ZkIonTestSupport {
 
     /** Counts one node's listings of {@code path} and the watches it sets on it. */
     private static ZkFaults counting(String path, AtomicInteger calls) {
-        return new ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
-                return false;
-            }
-
+        return new ZkFaults.Quiet() {
             @Override public Exception failListing(String p) {
                 return count(p);
             }
@@ -230,11 +226,7 @@ public class ElderWatchTest extends ZkIonTestSupport {
 
         // s2 sets its watch on s1's alive znode once as it joins; the next try, as s1 goes, fails as a lost
         // connection would.
-        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
-                return false;
-            }
-
+        Ignite s2 = start(config("s2", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults.Quiet() {
             @Override public Exception failWatch(String path) {
                 if (path.equals(s1Alive) && calls.incrementAndGet() > 1 && failed.compareAndSet(0, 1))
                     return new KeeperException.ConnectionLossException();

@@ -7,7 +7,6 @@ import io.zkion.discovery.CustomMessageTest.Mutable;
 import io.zkion.discovery.zk.ZkFaults;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.Ignition;
@@ -112,11 +111,7 @@ public class FailedStepRetryTest extends ZkIonTestSupport {
         peek.start();
         closeAfter.add(peek);
 
-        ZkFaults faults = new ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                return false;
-            }
-
+        ZkFaults faults = new ZkFaults.Quiet() {
             @Override public Exception failListing(String path) {
                 String want = failNextListing.get();
 

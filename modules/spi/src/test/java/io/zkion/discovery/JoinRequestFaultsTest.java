@@ -1,12 +1,10 @@
 package io.zkion.discovery;
 
-import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.zkion.discovery.zk.ZkFaults;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.junit.Test;
@@ -108,11 +106,7 @@ public class JoinRequestFaultsTest extends ZkIonTestSupport {
         ZkIonDiscoverySpi spi = spi().setJoinTimeout(30_000);
         AtomicBoolean expired = new AtomicBoolean();
 
-        spi.setZkFaultsForTest(new ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                return false;
-            }
-
+        spi.setZkFaultsForTest(new ZkFaults.Quiet() {
             @Override public void readSent(String path) {
                 if (expired.compareAndSet(false, true)) {
                     try {

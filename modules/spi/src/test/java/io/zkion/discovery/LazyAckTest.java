@@ -11,7 +11,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.zk.ZkFaults;
-import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.KeeperException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -123,11 +122,7 @@ public class LazyAckTest extends ZkIonTestSupport {
         AtomicInteger failed = new AtomicInteger();
         Ignite s1 = start("s1");
         Ignite s2 = start("s2");
-        Ignite s3 = start(config("s3", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                return false;
-            }
-
+        Ignite s3 = start(config("s3", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults.Quiet() {
             @Override public Exception failWrite(String path) {
                 if (!path.contains("/alive/") || !armed.compareAndSet(true, false))
                     return null;

@@ -140,11 +140,7 @@ public class StopDuringStartTest extends ZkIonTestSupport {
         CountDownLatch interrupted = new CountDownLatch(1);
         IgniteConfiguration cfg = withId("s1", false);
 
-        ((ZkIonDiscoverySpi)cfg.getDiscoverySpi()).setZkFaultsForTest(new ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(java.util.List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
-                return false;
-            }
-
+        ((ZkIonDiscoverySpi)cfg.getDiscoverySpi()).setZkFaultsForTest(new ZkFaults.Quiet() {
             @Override public void beforeLayout() throws InterruptedException {
                 reached.countDown();
 

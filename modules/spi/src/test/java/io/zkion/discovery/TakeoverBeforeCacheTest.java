@@ -62,11 +62,7 @@ public class TakeoverBeforeCacheTest extends ZkIonTestSupport {
     @Test(timeout = 120_000) public void aFirstStepThatFailedIsTriedAgainBeforeTheCache() throws Exception {
         AtomicBoolean armed = new AtomicBoolean();
         String left = root + "/left";
-        ZkFaults faults = new ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                return false;
-            }
-
+        ZkFaults faults = new ZkFaults.Quiet() {
             @Override public Exception failListing(String path) {
                 return path.equals(left) && armed.compareAndSet(true, false)
                     ? KeeperException.create(KeeperException.Code.NOAUTH, path) : null;

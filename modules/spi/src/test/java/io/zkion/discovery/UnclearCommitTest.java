@@ -34,11 +34,7 @@ public class UnclearCommitTest extends ZkIonTestSupport {
 
     @Test(timeout = 120_000) public void aMutableMessageWhoseCommitFailedIsLoggedAsDeliveredBefore() throws Exception {
         AtomicInteger failed = new AtomicInteger();
-        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new io.zkion.discovery.zk.ZkFaults() {
-            @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                return false;
-            }
-
+        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new io.zkion.discovery.zk.ZkFaults.Quiet() {
             @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
                 return armed.get() && logsQueuedMessage(ops) && failed.getAndIncrement() == 0;
             }

@@ -13,7 +13,6 @@ import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.junit.Test;
@@ -34,11 +33,7 @@ public class NodeDataReaderTest {
             List<UUID> ids = plant(c, store.paths());
             List<String> seen = new CopyOnWriteArrayList<>();
 
-            store.faults(new ZkFaults() {
-                @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
-                    return false;
-                }
-
+            store.faults(new ZkFaults.Quiet() {
                 @Override public void readSent(String path) {
                     seen.add("sent");
                 }

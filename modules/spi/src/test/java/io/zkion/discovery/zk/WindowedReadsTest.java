@@ -36,11 +36,7 @@ public class WindowedReadsTest {
             AtomicInteger inFlight = new AtomicInteger();
             AtomicInteger most = new AtomicInteger();
 
-            WindowedReads reads = new WindowedReads(c, new ZkFaults() {
-                @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
-                    return false;
-                }
-
+            WindowedReads reads = new WindowedReads(c, new ZkFaults.Quiet() {
                 @Override public void readSent(String path) {
                     most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 }
@@ -81,11 +77,7 @@ public class WindowedReadsTest {
     private static void assertTimesOutNaming(int silent) throws Exception {
         try (TestingServer zk = new TestingServer(true); CuratorFramework c = client(zk)) {
             List<String> paths = plant(c);
-            WindowedReads reads = new WindowedReads(c, new ZkFaults() {
-                @Override public boolean loseReplyAfterCommit(List<org.apache.curator.framework.api.transaction.CuratorOp> ops) {
-                    return false;
-                }
-
+            WindowedReads reads = new WindowedReads(c, new ZkFaults.Quiet() {
                 @Override public void readReplied(String path) {
                     if (path.equals(paths.get(silent)))
                         sleep(SILENCE_MS + 2_000);
