@@ -84,16 +84,25 @@ public class LazyAckTest extends ZkIonTestSupport {
             for (List<String> l : seen)
                 await("every node got the 50 notes", 30_000, () -> l.contains("note n49"));
 
-            // Nothing is due: under the older rule every member acked within 500 ms of the last note.
-            Thread.sleep(2_000);
+            // Nothing is due: under the older rule every member acked within 500 ms of the last note. Past the
+            // coordinator's 3 s trim stall too, so that the notes' entries are old when the ping comes.
+            Thread.sleep(3_500);
 
             assertEquals("A member acked plain messages nobody awaits", before, ackVersions(zkc));
             assertTrue("The notes' entries were trimmed without acks", children(zkc, root + "/log") > 0);
+
+            long directReads = metric(s1, "io.discovery.zkion", "StalledTrimAckReads");
 
             ((IgniteEx)c1).context().discovery().sendCustomEvent(new CustomMessageTest.Ping("p"));
 
             for (List<String> l : seen)
                 await("every node got the ping's ack", 30_000, () -> l.contains("ack p"));
+
+            // Its acks came from the cache: timed from the oldest entry, not from when acks became due, the trim
+            // stalled at once and the coordinator read every member's ack directly (2 here; 1,000 a message at 1,000
+            // members, before any was written).
+            assertEquals("acks read directly for the ping", directReads,
+                metric(s1, "io.discovery.zkion", "StalledTrimAckReads"));
 
             Map<String, Integer> after = ackVersions(zkc);
 

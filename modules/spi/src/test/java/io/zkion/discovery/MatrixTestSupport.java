@@ -74,12 +74,6 @@ public abstract class MatrixTestSupport extends ZkIonTestSupport {
         return org.apache.ignite.Ignition.allGrids().stream().anyMatch(g -> g == n);
     }
 
-    /** @return Metric {@code name} of registry {@code registry} on node {@code n}. */
-    protected static long metric(Ignite n, String registry, String name) {
-        return ((org.apache.ignite.internal.IgniteEx)n).context().metric().registry(registry)
-            .<org.apache.ignite.spi.metric.LongMetric>findMetric(name).value();
-    }
-
     /**
      * Waits until comm/ holds no call and no round, and no running node of this test has a round open: the verdict is
      * logged and cleaned up in ZooKeeper and in every node.

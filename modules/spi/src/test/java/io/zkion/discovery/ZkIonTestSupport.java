@@ -171,4 +171,10 @@ public abstract class ZkIonTestSupport {
     protected static ZkIonDiscoverySpi spiOf(Ignite n) {
         return (ZkIonDiscoverySpi)n.configuration().getDiscoverySpi();
     }
+
+    /** @return Metric {@code name} of registry {@code registry} on node {@code n}. */
+    protected static long metric(Ignite n, String registry, String name) {
+        return ((org.apache.ignite.internal.IgniteEx)n).context().metric().registry(registry)
+            .<org.apache.ignite.spi.metric.LongMetric>findMetric(name).value();
+    }
 }

@@ -21,6 +21,7 @@ public final class DiscoveryMetrics {
     private final LongAdder bytesRead = new LongAdder();
     private final LongAdder entriesRead = new LongAdder();
     private final LongAdder entriesTrimmed = new LongAdder();
+    private final LongAdder stalledAckReads = new LongAdder();
     private final LongAdder coordinatorTakeovers = new LongAdder();
     private final LongAdder commitConflicts = new LongAdder();
     private final LongAdder sessionsLost = new LongAdder();
@@ -47,6 +48,7 @@ public final class DiscoveryMetrics {
     public void onLogEntryWritten() { logEntriesWritten.increment(); }
     public void onRead(long bytes) { bytesRead.add(bytes); entriesRead.increment(); }
     public void onTrimmed(int n) { entriesTrimmed.add(n); }
+    public void onStalledAckRead() { stalledAckReads.increment(); }
     public void onTakeover() { coordinatorTakeovers.increment(); }
     public void onCommitConflict() { commitConflicts.increment(); }
     public void onSessionLost() { sessionsLost.increment(); }
@@ -154,6 +156,8 @@ public final class DiscoveryMetrics {
         add(own, "LogEntriesWritten", "Event log entries this node appended.", logEntriesWritten);
         add(own, "LogEntriesRead", "Event log entries this node read.", entriesRead);
         add(own, "LogEntriesTrimmed", "Event log entries this node trimmed as coordinator.", entriesTrimmed);
+        add(own, "StalledTrimAckReads", "Acks this node, as coordinator, read from ZooKeeper directly, not from its cache"
+            + " of alive/, because the oldest entry waited for its trim longer than members take to ack.", stalledAckReads);
         add(own, "CoordinatorTakeovers", "Times this node became coordinator.", coordinatorTakeovers);
         add(own, "CommitConflicts", "Coordinator commits refused by the state version check.", commitConflicts);
         add(own, "SessionsLost", "ZooKeeper sessions this node lost.", sessionsLost);

@@ -36,6 +36,27 @@ public class TrimStallTest {
         assertTrue(stall.stalled(1, 5, false));
     }
 
+    /**
+     * The oldest entry waited long for lazy acks when a message that awaits its ack came: members had not had 3 s to ack
+     * it yet. Timed from the entry, this stalled at once (fails so without the change), and the coordinator read every
+     * member's ack directly before any was written.
+     */
+    @Test public void anAckThatBecameDueLateStallsThreeSecondsAfterItBecameDue() {
+        assertFalse(stall.stalled(1, 5, false));
+
+        now.addAndGet(10_000); // Plain messages: nobody due to ack the oldest entry.
+        assertFalse(stall.stalled(1, 6, false));
+
+        now.addAndGet(100); // The message that awaits its ack.
+        assertFalse("as acks became due", stall.stalled(1, 7, true));
+
+        now.addAndGet(TrimStall.STALL_MS);
+        assertFalse("3 s after", stall.stalled(1, 7, true));
+
+        now.addAndGet(1);
+        assertTrue("past 3 s", stall.stalled(1, 7, true));
+    }
+
     @Test public void anEntryWithAnAckDueStallsAfterThreeSecondsAndReadsComeAtMostEveryThree() {
         assertFalse(stall.stalled(1, 5, true));
 
