@@ -21,7 +21,8 @@ import static org.junit.Assert.assertTrue;
  */
 public class ConsistentIdTest extends ZkIonTestSupport {
     @Test(timeout = 120_000) public void addressesAndCommunicationPortTheSameAfterARestart() throws Exception {
-        Ignite s1 = start("s1");
+        int own = freePort();
+        Ignite s1 = start(onPort(config("s1", false), own));
         Object first = s1.cluster().localNode().consistentId();
         int port = ((TcpCommunicationSpi)s1.configuration().getCommunicationSpi()).getLocalPort();
 
@@ -31,7 +32,7 @@ public class ConsistentIdTest extends ZkIonTestSupport {
         Ignition.stop(s1.name(), true);
         nodes.remove(s1);
 
-        Ignite again = start("s1");
+        Ignite again = start(onPort(config("s1", false), own));
 
         assertEquals(port, ((TcpCommunicationSpi)again.configuration().getCommunicationSpi()).getLocalPort());
         assertEquals(first, again.cluster().localNode().consistentId());
@@ -43,8 +44,9 @@ public class ConsistentIdTest extends ZkIonTestSupport {
      * node with the consistent id of one still in the topology (CI's CommunicationFailureTest, on a loaded machine).
      */
     @Test(timeout = 120_000) public void aNodeRestartedAtOnceJoinsInTheStepThatLogsItsLeave() throws Exception {
+        int own = freePort();
         Ignite s1 = start("s1");
-        Ignite s2 = start("s2");
+        Ignite s2 = start(onPort(config("s2", false), own));
         Object consistentId = s2.cluster().localNode().consistentId();
         CountDownLatch requested = new CountDownLatch(1);
         CompletableFuture<Ignite> again;
@@ -53,7 +55,7 @@ public class ConsistentIdTest extends ZkIonTestSupport {
             Ignition.stop(s2.name(), true);
             nodes.remove(s2);
 
-            IgniteConfiguration cfg = config("s2", false);
+            IgniteConfiguration cfg = onPort(config("s2", false), own);
 
             ((ZkIonDiscoverySpi)cfg.getDiscoverySpi()).setAfterJoinRequestForTest(requested::countDown);
             again = CompletableFuture.supplyAsync(() -> start(cfg));
@@ -127,6 +129,25 @@ public class ConsistentIdTest extends ZkIonTestSupport {
         Ignite s1 = start(cfg);
 
         assertEquals("127.0.0.1:" + boundPort(s1), s1.cluster().localNode().consistentId().toString());
+    }
+
+    /**
+     * Binds the node's communication to {@code port} alone: a restart then finds the port it had, though another test
+     * JVM runs beside this one and takes ports from Ignite's default range.
+     */
+    private static IgniteConfiguration onPort(IgniteConfiguration cfg, int port) {
+        TcpCommunicationSpi comm = (TcpCommunicationSpi)cfg.getCommunicationSpi();
+
+        comm.setLocalPort(port);
+        comm.setLocalPortRange(0);
+
+        return cfg;
+    }
+
+    private static int freePort() throws java.io.IOException {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
     }
 
     private static Object boundPort(Ignite n) {
