@@ -1,7 +1,11 @@
 package io.zkion.discovery;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import io.zkion.discovery.coordinator.Coordinator;
 import org.apache.ignite.Ignite;
@@ -144,10 +148,25 @@ public class ConsistentIdTest extends ZkIonTestSupport {
         return cfg;
     }
 
-    private static int freePort() throws java.io.IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            return s.getLocalPort();
+    /**
+     * @return A port that is free now, below the range the OS hands out for outgoing connections (32768 and up on
+     *      Linux), which ZooKeeper's and Ignite's clients in either test JVM could take meanwhile.
+     */
+    private static int freePort() {
+        int from = 20_000 + ThreadLocalRandom.current().nextInt(10_000);
+
+        for (int i = 0; i < 10_000; i++) {
+            int port = 20_000 + (from - 20_000 + i) % 10_000;
+
+            try (ServerSocket s = new ServerSocket(port, 1, InetAddress.getByName("127.0.0.1"))) {
+                return s.getLocalPort();
+            }
+            catch (IOException taken) {
+                // The next one.
+            }
         }
+
+        throw new IllegalStateException("No free port from 20000 to 29999");
     }
 
     private static Object boundPort(Ignite n) {

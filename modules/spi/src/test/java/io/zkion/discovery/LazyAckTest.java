@@ -92,6 +92,7 @@ public class LazyAckTest extends ZkIonTestSupport {
             assertTrue("The notes' entries were trimmed without acks", children(zkc, root + "/log") > 0);
 
             long directReads = metric(s1, "io.discovery.zkion", "StalledTrimAckReads");
+            long sent = System.nanoTime();
 
             ((IgniteEx)c1).context().discovery().sendCustomEvent(new CustomMessageTest.Ping("p"));
 
@@ -100,9 +101,12 @@ public class LazyAckTest extends ZkIonTestSupport {
 
             // Its acks came from the cache: timed from the oldest entry, not from when acks became due, the trim
             // stalled at once and the coordinator read every member's ack directly (2 here; 1,000 a message at 1,000
-            // members, before any was written).
-            assertEquals("acks read directly for the ping", directReads,
-                metric(s1, "io.discovery.zkion", "StalledTrimAckReads"));
+            // members, before any was written). Judged only when the ack took well under the stall's 3 s: on a
+            // machine paused longer than that, reading the acks directly is what the stall is for.
+            if (System.nanoTime() - sent < 2_500_000_000L) {
+                assertEquals("acks read directly for the ping", directReads,
+                    metric(s1, "io.discovery.zkion", "StalledTrimAckReads"));
+            }
 
             Map<String, Integer> after = ackVersions(zkc);
 

@@ -24,6 +24,7 @@ final class TrimStall {
     private long oldestSince;
     private long newestSeq = -1;
     private long newestSince;
+    /** Whether acks became due while the oldest entry was the oldest, and when they first did. */
     private boolean due;
     private long dueSince;
     private long lastStall;
@@ -52,6 +53,7 @@ final class TrimStall {
         if (oldest != oldestSeq) {
             oldestSeq = oldest;
             oldestSince = now;
+            due = false;
         }
 
         if (newest != newestSeq) {
@@ -59,12 +61,15 @@ final class TrimStall {
             newestSince = now;
         }
 
-        if (acksDue && !due)
+        // Kept until the oldest entry changes: a "log is long" rule that flaps as members come and go must not put
+        // the stall off for ever.
+        if (acksDue && !due) {
+            due = true;
             dueSince = now;
+        }
 
-        due = acksDue;
-
-        boolean late = acksDue ? now - Math.max(oldestSince, dueSince) > STALL_MS : now - newestSince > 2 * AckPolicy.idleMs() + STALL_MS;
+        boolean late = acksDue ? now - Math.max(oldestSince, dueSince) > STALL_MS
+            : now - newestSince > 2 * AckPolicy.idleMs() + STALL_MS;
 
         if (oldest < 0 || !late || now - lastStall < STALL_MS)
             return false;

@@ -101,7 +101,7 @@ final class Trimmer {
         Map<UUID, LogEntry> joinedIn = joinEntries();
         // The oldest entry that a member which has not applied its own join yet needs: that join's.
         long neededFrom = Long.MAX_VALUE;
-        int staleAcks = 0;
+        List<String> staleAcks = new ArrayList<>();
 
         for (ZkIonClusterNode n : member.topology().members()) {
             if (n == local)
@@ -130,7 +130,7 @@ final class Trimmer {
                 metrics.onStalledAckRead();
 
                 if (fresh != null && fresh.getStat().getMzxid() != d.getStat().getMzxid()) {
-                    staleAcks++;
+                    staleAcks.add(n.id() + " (cached " + a.ack + ")");
                     a = alive.info(fresh);
                 }
             }
@@ -142,9 +142,10 @@ final class Trimmer {
         }
 
         // One line, not one a member: at 1,000 members a stall read up to 1,000 acks.
-        if (staleAcks > 0) {
-            log.warning("The coordinator's cache of alive/ held stale acks of " + staleAcks + " member(s): read them"
-                + " directly [trim waits since " + stall.sinceMs() + " ms]");
+        if (!staleAcks.isEmpty()) {
+            log.warning("The coordinator's cache of alive/ held stale acks of " + staleAcks.size() + " member(s): read"
+                + " them directly [trim waits since " + stall.sinceMs() + " ms, first: "
+                + staleAcks.subList(0, Math.min(3, staleAcks.size())) + ']');
         }
 
         List<LogEntry> trimmed = new ArrayList<>();

@@ -57,6 +57,19 @@ public class TrimStallTest {
         assertTrue("past 3 s", stall.stalled(1, 7, true));
     }
 
+    /** Acks due, then not (the log's length crossing its mark as members come and go), then due again: no later. */
+    @Test public void acksDueOnAndOffForTheSameOldestEntryStallThreeSecondsAfterTheyFirstBecameDue() {
+        assertFalse(stall.stalled(1, 5, true));
+
+        for (int i = 0; i < 6; i++) {
+            now.addAndGet(500);
+            assertFalse("at " + i, stall.stalled(1, 5, i % 2 == 0));
+        }
+
+        now.addAndGet(1);
+        assertTrue(stall.stalled(1, 5, true));
+    }
+
     @Test public void anEntryWithAnAckDueStallsAfterThreeSecondsAndReadsComeAtMostEveryThree() {
         assertFalse(stall.stalled(1, 5, true));
 
