@@ -59,8 +59,7 @@ public class LazyAckTest extends ZkIonTestSupport {
             for (List<String> l : seen)
                 await("every node got the 40 notes", 30_000, () -> l.contains("note n39"));
 
-            await("the log rolled over", 15_000, () -> ((IgniteEx)s1).context().metric().registry("io.discovery.zkion")
-                .<org.apache.ignite.spi.metric.LongMetric>findMetric("LogRollovers").value() >= 1);
+            await("the log rolled over", 15_000, () -> metric(s1, "io.discovery.zkion", "LogRollovers") >= 1);
         }
     }
 

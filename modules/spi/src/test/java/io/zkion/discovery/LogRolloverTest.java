@@ -111,8 +111,7 @@ public class LogRolloverTest extends ZkIonTestSupport {
             // How many entries 175 pings make depends on how many a sender batches into one: two rollovers at
             // least (three in most runs; CI has seen two).
             assertTrue("several rollovers: " + st, st.logEpoch >= 2);
-            assertTrue("counted", ((IgniteEx)all.get(0)).context().metric().registry("io.discovery.zkion")
-                .<org.apache.ignite.spi.metric.LongMetric>findMetric("LogRollovers").value() >= 1);
+            assertTrue("counted", metric(all.get(0), "io.discovery.zkion", "LogRollovers") >= 1);
             // Members append until the coordinator's next step closes the gate: a drain starts a little past the threshold.
             assertTrue("ZooKeeper's counter stays well below the entries written: " + highestSeq.get(),
                 highestSeq.get() < ROLL_AT + 140);
@@ -159,8 +158,7 @@ public class LogRolloverTest extends ZkIonTestSupport {
             assertEquals("s1 kept the role", s1.cluster().localNode().id(), st.coordinator);
         }
 
-        assertEquals("s1 never resigned", 1L, ((IgniteEx)s1).context().metric().registry("io.discovery.zkion")
-            .<org.apache.ignite.spi.metric.LongMetric>findMetric("CoordinatorTakeovers").value());
+        assertEquals("s1 never resigned", 1L, metric(s1, "io.discovery.zkion", "CoordinatorTakeovers"));
     }
 
     /**

@@ -12,8 +12,8 @@ import io.zkion.discovery.internal.AckPolicy;
  * stalls {@link #STALL_MS} after acks became due, not after it became the oldest. Under a stream of plain messages
  * the oldest entry is often seconds old when a message that awaits its ack comes: timed from the entry, every such
  * message had the coordinator read all N acks directly, one by one, before the acks had even been written (at 1,000
- * members, 1,000 reads and 700 ms in one step, a message). Otherwise members ack once the log stood still for an idle period, which they
- * check every period: the entry stalls only when the newest entry is older than two periods and {@link #STALL_MS}.
+ * members, 1,000 reads and 700 ms in one step, a message). Otherwise members ack once the log stood still for an
+ * idle period, which they check every period: the entry stalls only when the newest entry is older than two periods and {@link #STALL_MS}.
  * Under a steady stream that is never, and rightly: nobody is due to ack then.
  */
 final class TrimStall {
@@ -24,7 +24,7 @@ final class TrimStall {
     private long oldestSince;
     private long newestSeq = -1;
     private long newestSince;
-    /** Whether acks became due while the oldest entry was the oldest, and when they first did. */
+    /** Whether acks became due while the oldest entry was the oldest, and when they first did: never before it. */
     private boolean due;
     private long dueSince;
     private long lastStall;
@@ -68,7 +68,7 @@ final class TrimStall {
             dueSince = now;
         }
 
-        boolean late = acksDue ? now - Math.max(oldestSince, dueSince) > STALL_MS
+        boolean late = acksDue ? now - dueSince > STALL_MS
             : now - newestSince > 2 * AckPolicy.idleMs() + STALL_MS;
 
         if (oldest < 0 || !late || now - lastStall < STALL_MS)
