@@ -16,10 +16,16 @@ import java.util.concurrent.TimeUnit;
  * and ss; {@link #unavailable()} says why it cannot be had.
  */
 final class NetLab implements AutoCloseable {
+    /**
+     * Which lab this is (zkion.chaos.lab, 0 to 9), so that runs side by side on one machine each have their own
+     * bridge, subnet and names, and one run's clean-up never removes another's. Lab 0 has the names runs always had.
+     */
+    private static final int LAB = lab();
     /** Names unlikely to meet anything else on a machine: the docker testbed uses 172.28.5.0/24. */
-    private static final String BRIDGE = "zkionlab0";
-    private static final String PREFIX = "zkion-";
-    private static final String NET = "10.231.0.";
+    private static final String BRIDGE = "zkionlab" + LAB;
+    private static final String PREFIX = LAB == 0 ? "zkion-" : "zkion" + LAB + "-";
+    private static final String LINK = LAB == 0 ? "zkl-" : "zkl" + LAB + "-";
+    private static final String NET = "10.231." + LAB + ".";
     /** The controller's and ZooKeeper's address, as the nodes reach it. */
     static final String HOST = NET + "1";
 
@@ -150,7 +156,7 @@ final class NetLab implements AutoCloseable {
             String inner = innerSide(name);
 
             if (host.length() > 15 || i > 250)
-                throw new IllegalArgumentException("No host for " + name + ": names up to 9 characters, 240 hosts");
+                throw new IllegalArgumentException("No host for " + name + ": names up to 8 characters, 240 hosts");
 
             run(10, "ip", "netns", "add", ns);
             addresses.put(name, addr); // Before its links: close() deletes what was begun.
@@ -285,14 +291,23 @@ final class NetLab implements AutoCloseable {
             ;
     }
 
+    private static int lab() {
+        int lab = Integer.getInteger("zkion.chaos.lab", 0);
+
+        if (lab < 0 || lab > 9)
+            throw new IllegalArgumentException("zkion.chaos.lab must be 0 to 9: " + lab);
+
+        return lab;
+    }
+
     /** @return The name of {@code name}'s veth end in its namespace. */
     private static String innerSide(String name) {
-        return "zkl-" + name + "-n";
+        return LINK + name + "-n";
     }
 
     /** @return The name of {@code name}'s veth end on the bridge. */
     private static String hostSide(String name) {
-        return "zkl-" + name + "-h";
+        return LINK + name + "-h";
     }
 
     private static boolean quietly(String... cmd) {
