@@ -30,6 +30,13 @@ final class HistoryChecker {
     private final List<Violation> found = new ArrayList<>();
     /** Node id to the topology version at which it left or was failed, as the events say; set by {@link #check}. */
     private Map<String, Long> endOf = new HashMap<>();
+    /**
+     * Node ids the cluster failed, as the events say; set by {@link #check}. Such a node is no survivor, even while its
+     * process still runs (a server segmented and stopping), and a message sent under such an id before any graceful
+     * stop, that nobody delivered, was dropped with its sender, all or none: also when the process lives on under a
+     * new id (a client whose session expired rejoins).
+     */
+    private Set<String> failedIds = new HashSet<>();
     /** Where each message (not ack) was first delivered, before the cutoff; set by {@link #check}. */
     private Map<String, First> firstMsgs = new HashMap<>();
     /**
@@ -76,6 +83,7 @@ final class HistoryChecker {
         Map<Long, String> eventOf = checkEvents();
 
         endOf = endsOf(eventOf);
+        failedIds = failedIds(eventOf);
         firstMsgs = firstDeliveries(false);
         firstAcks = firstDeliveries(true);
         checkMessageCounts();
@@ -200,19 +208,29 @@ final class HistoryChecker {
         Map<String, Long> begunAt = new HashMap<>();
 
         Map<String, String> senderOf = new HashMap<>();
+        // The node id each send returned under.
+        Map<String, String> sentAs = new HashMap<>();
+        // Ids the cluster failed that had not begun a graceful stop: a stopping node's sends come before its end.
+        Set<String> failedUnstopped = new HashSet<>();
         Set<String> stoppedGracefully = new HashSet<>();
 
         for (NodeHistory h : all) {
             sentAt.putAll(h.sent);
             h.sent.forEach((tag, t) -> begunAt.put(tag, h.sending.getOrDefault(tag, t)));
             h.sent.keySet().forEach(tag -> senderOf.put(tag, h.key));
+            sentAs.putAll(h.sentAs);
+
+            for (NodeHistory.View v : h.views) {
+                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE)
+                    failedUnstopped.add(v.id);
+            }
 
             if (h.views.stream().anyMatch(v -> v.until != Long.MAX_VALUE))
                 stoppedGracefully.add(h.key);
         }
 
         for (NodeHistory h : all) {
-            if (!survivors.contains(h.key))
+            if (!survivor(h))
                 continue;
 
             NodeHistory.View v = h.current();
@@ -235,7 +253,8 @@ final class HistoryChecker {
                     continue;
 
                 // Its sender failed, and nobody delivered it: dropped from the coordinator's queue, all or none.
-                if (f == null && deadEnds.contains(senderOf.get(s.getKey())))
+                if (f == null && (deadEnds.contains(senderOf.get(s.getKey()))
+                    || failedUnstopped.contains(sentAs.get(s.getKey()))))
                     continue;
 
                 // Its sender's release dropped it at its graceful stop, and nobody delivered it: all or none still.
@@ -321,7 +340,7 @@ final class HistoryChecker {
         for (NodeHistory h : all) {
             NodeHistory.View v = h.current();
 
-            if (!survivors.contains(h.key) || v.id == null)
+            if (!survivor(h) || v.id == null)
                 continue;
 
             Set<String> got = new HashSet<>();
@@ -409,6 +428,24 @@ final class HistoryChecker {
     }
 
     /** @return Node id to the topology version of its NODE_LEFT or NODE_FAILED, the first if several. */
+    private static Set<String> failedIds(Map<Long, String> eventOf) {
+        Set<String> out = new HashSet<>();
+
+        for (String e : eventOf.values()) {
+            String[] p = e.split(" ");
+
+            if (p[0].equals("NODE_FAILED"))
+                out.add(p[1]);
+        }
+
+        return out;
+    }
+
+    /** @return Whether {@code h} is a survivor: named so, and its node not failed by the cluster. */
+    private boolean survivor(NodeHistory h) {
+        return survivors.contains(h.key) && !failedIds.contains(h.current().id);
+    }
+
     private static Map<String, Long> endsOf(Map<Long, String> eventOf) {
         Map<String, Long> ends = new HashMap<>();
 

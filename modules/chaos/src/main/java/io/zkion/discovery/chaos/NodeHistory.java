@@ -5,6 +5,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +58,8 @@ final class NodeHistory {
     final List<View> views = new ArrayList<>();
     /** Tags this incarnation sent, with the time each send returned. */
     final Map<String, Long> sent = new LinkedHashMap<>();
+    /** Tags this incarnation sent, with the node id it had when each send returned. */
+    final Map<String, String> sentAs = new HashMap<>();
     /** Tags this incarnation sent, with the time each send began (logs of older builds: none). */
     final Map<String, Long> sending = new LinkedHashMap<>();
 
@@ -128,6 +131,10 @@ final class NodeHistory {
                     break;
                 case "SENT":
                     sent.put(l.fields[0], l.time);
+
+                    if (view.id != null)
+                        sentAs.put(l.fields[0], view.id);
+
                     break;
                 case "SENDING":
                     sending.put(l.fields[0], l.time);

@@ -265,6 +265,46 @@ public class HistoryCheckerTest {
         assertEquals(List.of(), new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("c1.3", client)),
             Set.of("s1.0", "c1.3"), Long.MAX_VALUE).check());
     }
+    /**
+     * A server the cluster failed whose process still runs (segmented, stopping) when a check after a fault runs is
+     * no survivor: what it did not deliver is not owed (chaos run of 2026-11-28: the coordinator on a slow link). A
+     * survivor that missed the same message still fails.
+     */
+    @Test public void aNodeTheClusterFailedIsNoSurvivorWhileItsProcessStillRuns() {
+        List<String> c = List.of("100 START id=" + C + " order=3 topVer=3 server");
+        List<String> a = with(good(A, 1), "125 SENT s1.0.1");
+        Set<String> running = Set.of("s1.0", "s2.1", "s3.0");
+
+        assertEquals(List.of(), new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("s2.1", good(B, 2)),
+            new NodeHistory("s3.0", c)), running, Long.MAX_VALUE).check());
+
+        assertOne(Violation.MESSAGES, "s2.1 never delivered s1.0.1", new HistoryChecker(List.of(new NodeHistory("s1.0", a),
+            new NodeHistory("s2.1", without(good(B, 2), "13")), new NodeHistory("s3.0", c)), running,
+            Long.MAX_VALUE).check());
+    }
+
+    /**
+     * A client whose session ended rejoins in the same process under a new id: a message it sent under the old id,
+     * that the coordinator's queue dropped with it, reached nobody, all or none (chaos run of 2026-11-28). One sent
+     * under the new id and delivered by nobody still fails.
+     */
+    @Test public void aMessageSentUnderAnIdTheClusterFailedMayReachNobody() {
+        String d = "dddddddd-0000-0000-0000-000000000004";
+        List<String> client = List.of("105 START id=" + C + " order=3 topVer=3 client", "126 SENDING c1.3.1",
+            "127 SENT c1.3.1", "135 DISCONNECTED 3", "145 RECONNECTED id=" + d + " order=5 topVer=5");
+        List<String> a = with(good(A, 1), "145 EVT 5 NODE_JOINED " + d + " 5", "125 SENT s1.0.1");
+        List<String> b = with(good(B, 2), "145 EVT 5 NODE_JOINED " + d + " 5");
+
+        assertEquals(List.of(), new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("s2.1", b),
+            new NodeHistory("c1.3", client)), Set.of("s1.0", "s2.1", "c1.3"), Long.MAX_VALUE).check());
+
+        List<String> underNewId = with(client, "150 SENDING c1.3.2", "151 SENT c1.3.2");
+
+        assertOne(Violation.MESSAGES, "never delivered c1.3.2", new HistoryChecker(List.of(new NodeHistory("s1.0", a),
+            new NodeHistory("s2.1", b), new NodeHistory("c1.3", underNewId)), Set.of("s1.0", "s2.1", "c1.3"),
+            Long.MAX_VALUE).check());
+    }
+
     /** A and B survive; C (joined at 3, failed at 4) is s3.0, killed unless {@code stoppedGracefully}. */
     private static List<Violation> checkWithC(List<String> a, List<String> b, List<String> c, boolean stoppedGracefully) {
         return checkerWithC(a, b, c, stoppedGracefully).check();
