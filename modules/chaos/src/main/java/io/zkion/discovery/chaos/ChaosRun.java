@@ -104,7 +104,7 @@ public final class ChaosRun {
             Set<String> stopped = cluster.stopAll();
 
             record(faults.size(), newExits());
-            record(faults.size(), new HistoryChecker(histories(), stopped, Long.MAX_VALUE).check());
+            record(faults.size(), new HistoryChecker(histories(), stopped, Long.MAX_VALUE).aimedAt(targets()).check());
             record(faults.size(), FailedCalls.judge(histories(), faults));
             record(faults.size(), countsAddUp(totals()));
             record(0, heldAcks.violations(histories(), faults, started));
@@ -220,7 +220,8 @@ public final class ChaosRun {
             for (NodeProcess n : cluster.running())
                 alive.add(n.key());
 
-            HistoryChecker checker = new HistoryChecker(histories(), alive, System.currentTimeMillis() - IN_FLIGHT_MS);
+            HistoryChecker checker = new HistoryChecker(histories(), alive, System.currentTimeMillis() - IN_FLIGHT_MS)
+                .aimedAt(targets());
 
             record(f.index, checker.check());
             heldAcks.note(f.index, checker.heldAcks, cluster.coordinator());
@@ -230,6 +231,18 @@ public final class ChaosRun {
             + f.recoveryMs + " ms, violations so far " + violations.size());
 
         return settled;
+    }
+
+    /** @return The incarnations the faults so far were aimed at. */
+    private Set<String> targets() {
+        Set<String> out = new HashSet<>();
+
+        for (Fault f : faults) {
+            if (f.target != null)
+                out.add(f.target.split(" ")[0]);
+        }
+
+        return out;
     }
 
     private void restartAClient() throws Exception {

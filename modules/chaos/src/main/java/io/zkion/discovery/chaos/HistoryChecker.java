@@ -37,6 +37,8 @@ final class HistoryChecker {
      * new id (a client whose session expired rejoins).
      */
     private Set<String> failedIds = new HashSet<>();
+    /** The incarnations faults were aimed at, or null when the caller did not say: see {@link #aimedAt}. */
+    private Set<String> aimedAt;
     /** Where each message (not ack) was first delivered, before the cutoff; set by {@link #check}. */
     private Map<String, First> firstMsgs = new HashMap<>();
     /**
@@ -71,6 +73,17 @@ final class HistoryChecker {
      * Names the incarnations whose release loses a send that returned just before a graceful stop (0.1.0): such a
      * message is not owed when nobody delivered it (still all or none), and is listed in {@link #lostByOlderStops}.
      */
+    /**
+     * Names the incarnations a fault was aimed at. Only then does the checker judge failures: a client the cluster
+     * failed with no fault aimed at it is a violation (it rejoins, so no exit shows it), and only a failed node of an
+     * incarnation named here may have had a message reach nobody.
+     */
+    HistoryChecker aimedAt(Set<String> incarnations) {
+        aimedAt = incarnations;
+
+        return this;
+    }
+
     HistoryChecker lossyStops(Set<String> incarnations) {
         lossyStoppers = incarnations;
 
@@ -92,6 +105,7 @@ final class HistoryChecker {
         checkAcksFollowTheirMessages();
         checkDeliveredEverywhere();
         checkNothingAfterOwnEnd();
+        checkClientFailuresAimed();
         checkGets();
 
         return found;
@@ -221,7 +235,7 @@ final class HistoryChecker {
             sentAs.putAll(h.sentAs);
 
             for (NodeHistory.View v : h.views) {
-                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE)
+                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE && aimedAt != null && aimedAt.contains(h.key))
                     failedUnstopped.add(v.id);
             }
 
@@ -428,6 +442,23 @@ final class HistoryChecker {
     }
 
     /** @return Node id to the topology version of its NODE_LEFT or NODE_FAILED, the first if several. */
+    /** A client failed by the cluster lives on under a new id: unless a fault was aimed at it, that is a violation. */
+    private void checkClientFailuresAimed() {
+        if (aimedAt == null)
+            return;
+
+        for (NodeHistory h : all) {
+            if (!h.client || aimedAt.contains(h.key))
+                continue;
+
+            for (NodeHistory.View v : h.views) {
+                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE)
+                    add(Violation.UNPLANNED_FAILURE, "the cluster failed client " + h.key + " (node " + v.id + ") with no fault "
+                        + "aimed at it");
+            }
+        }
+    }
+
     private static Set<String> failedIds(Map<Long, String> eventOf) {
         Set<String> out = new HashSet<>();
 

@@ -5,6 +5,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +55,8 @@ final class NodeHistory {
     }
 
     final String key;
+    /** Whether the incarnation is a client (its START line says so). */
+    boolean client;
     final List<Line> lines = new ArrayList<>();
     final List<View> views = new ArrayList<>();
     /** Tags this incarnation sent, with the time each send returned. */
@@ -87,6 +90,7 @@ final class NodeHistory {
 
             switch (l.kind) {
                 case "START":
+                    client = Arrays.asList(l.fields).contains("client");
                     view.id = l.field("id");
                     view.order = Long.parseLong(l.field("order"));
                     view.since = l.time;

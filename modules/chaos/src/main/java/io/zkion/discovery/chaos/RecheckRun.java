@@ -1,5 +1,6 @@
 package io.zkion.discovery.chaos;
 
+import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -8,6 +9,8 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Runs the end-of-run history checks again on a finished run's node logs: {@code RecheckRun <run directory>}.
@@ -33,10 +36,27 @@ public final class RecheckRun {
             }
         }
 
-        List<Violation> found = new HistoryChecker(all, stopped, Long.MAX_VALUE).check();
+        List<Violation> found = new HistoryChecker(all, stopped, Long.MAX_VALUE).aimedAt(targets(Paths.get(args[0])))
+            .check();
 
+        System.out.println("targets of faults: " + targets(Paths.get(args[0])).size());
         System.out.println(all.size() + " incarnations, " + stopped.size() + " stopped cleanly, " + found.size()
             + " violation(s)");
         found.forEach(System.out::println);
+    }
+
+    /** @return The incarnations the run's faults were aimed at, from its progress.txt ("fault 7/100 KIND target ..."). */
+    static Set<String> targets(Path runDir) throws IOException {
+        Set<String> out = new HashSet<>();
+        Pattern fault = Pattern.compile(" fault \\d+/\\d+ \\S+ ([^ :]+)");
+
+        for (String line : Files.readAllLines(runDir.resolve("progress.txt"))) {
+            Matcher m = fault.matcher(line);
+
+            if (m.find())
+                out.add(m.group(1));
+        }
+
+        return out;
     }
 }

@@ -16,6 +16,8 @@ final class Violation {
     static final String ZNODES = "no-znode-left";
     /** A node exited with no fault aimed at it (wrongly segmented, crashed), or did not stop cleanly when asked. */
     static final String UNPLANNED_EXIT = "no-unplanned-exit";
+    /** A client the cluster failed with no fault aimed at it: it rejoins under a new id, so no exit shows it. */
+    static final String UNPLANNED_FAILURE = "no-unplanned-failure";
     /** A send, put or command failed on a node no fault was aimed at. */
     static final String CALLS = "no-failed-call";
     /** A count the report prints is not what the run's promises make it. */

@@ -295,14 +295,22 @@ public class HistoryCheckerTest {
         List<String> a = with(good(A, 1), "145 EVT 5 NODE_JOINED " + d + " 5", "125 SENT s1.0.1");
         List<String> b = with(good(B, 2), "145 EVT 5 NODE_JOINED " + d + " 5");
 
-        assertEquals(List.of(), new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("s2.1", b),
-            new NodeHistory("c1.3", client)), Set.of("s1.0", "s2.1", "c1.3"), Long.MAX_VALUE).check());
+        assertEquals(List.of(), checkClient(a, b, client, Set.of("c1.3")));
+
+        // No fault aimed at the client: its failure is a violation, and its message was owed.
+        List<Violation> unaimed = checkClient(a, b, client, Set.of());
+
+        assertOne(Violation.UNPLANNED_FAILURE, "the cluster failed client c1.3 (node " + C, unaimed);
+        assertOne(Violation.MESSAGES, "never delivered c1.3.1", unaimed);
 
         List<String> underNewId = with(client, "150 SENDING c1.3.2", "151 SENT c1.3.2");
 
-        assertOne(Violation.MESSAGES, "never delivered c1.3.2", new HistoryChecker(List.of(new NodeHistory("s1.0", a),
-            new NodeHistory("s2.1", b), new NodeHistory("c1.3", underNewId)), Set.of("s1.0", "s2.1", "c1.3"),
-            Long.MAX_VALUE).check());
+        assertOne(Violation.MESSAGES, "never delivered c1.3.2", checkClient(a, b, underNewId, Set.of("c1.3")));
+    }
+
+    private static List<Violation> checkClient(List<String> a, List<String> b, List<String> client, Set<String> aimed) {
+        return new HistoryChecker(List.of(new NodeHistory("s1.0", a), new NodeHistory("s2.1", b),
+            new NodeHistory("c1.3", client)), Set.of("s1.0", "s2.1", "c1.3"), Long.MAX_VALUE).aimedAt(aimed).check();
     }
 
     /** A and B survive; C (joined at 3, failed at 4) is s3.0, killed unless {@code stoppedGracefully}. */
