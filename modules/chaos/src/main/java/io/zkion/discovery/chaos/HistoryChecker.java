@@ -441,7 +441,6 @@ final class HistoryChecker {
         return l.kind.equals("MSG") && l.fields[1].endsWith("m") && deadEnds.contains(h.key);
     }
 
-    /** @return Node id to the topology version of its NODE_LEFT or NODE_FAILED, the first if several. */
     /** A client failed by the cluster lives on under a new id: unless a fault was aimed at it, that is a violation. */
     private void checkClientFailuresAimed() {
         if (aimedAt == null)
@@ -477,6 +476,7 @@ final class HistoryChecker {
         return survivors.contains(h.key) && !failedIds.contains(h.current().id);
     }
 
+    /** @return Node id to the topology version of its NODE_LEFT or NODE_FAILED, the first if several. */
     private static Map<String, Long> endsOf(Map<Long, String> eventOf) {
         Map<String, Long> ends = new HashMap<>();
 
