@@ -452,8 +452,8 @@ final class HistoryChecker {
 
             for (NodeHistory.View v : h.views) {
                 if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE)
-                    add(Violation.UNPLANNED_FAILURE, "the cluster failed client " + h.key + " (node " + v.id + ") with no fault "
-                        + "aimed at it");
+                    add(Violation.UNPLANNED_FAILURE, "the cluster failed client " + h.key + " (node " + v.id
+                        + ") with no fault aimed at it");
             }
         }
     }
