@@ -159,12 +159,15 @@ final class NetworkFaults {
         }
 
         NodeStatus now = n.status();
+        // A server segmented as the link healed may still be stopping: its process alive, its exit to come.
+        boolean segmented = !n.client && NodeHistory.read(n.logFile()).has("SEGMENTED");
 
-        if (!n.alive()) {
+        if (!n.alive() || segmented) {
             // A client that exits is an unplanned exit already (Cluster); a server must have been segmented.
-            f.note = "removed after " + (System.currentTimeMillis() - f.injectedAt) + " ms; " + how + held + " ms";
+            f.note = (n.alive() ? "segmented, stopping, after " : "removed after ")
+                + (System.currentTimeMillis() - f.injectedAt) + " ms; " + how + held + " ms";
 
-            if (!n.client && n.exitCode() != ChaosNode.EXIT_SEGMENTED)
+            if (!n.client && !n.alive() && n.exitCode() != ChaosNode.EXIT_SEGMENTED)
                 halfAlive(n, "exited " + n.exitCode() + " on a slow link, not as segmented");
         }
         else if (before != null && now != null && !now.id.equals(before.id))
