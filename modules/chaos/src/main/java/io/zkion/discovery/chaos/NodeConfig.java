@@ -9,7 +9,6 @@ import org.apache.ignite.configuration.CacheConfiguration;
 import org.apache.ignite.configuration.DataRegionConfiguration;
 import org.apache.ignite.configuration.DataStorageConfiguration;
 import org.apache.ignite.configuration.IgniteConfiguration;
-import org.apache.ignite.configuration.TransactionConfiguration;
 import org.apache.ignite.failure.StopNodeFailureHandler;
 import org.apache.ignite.plugin.segmentation.SegmentationPolicy;
 import org.apache.ignite.spi.communication.tcp.TcpCommunicationSpi;
@@ -21,17 +20,6 @@ final class NodeConfig {
 
     /** Few partitions: rebalancing after each fault is over in moments, and "fully replicated" is cheap to check. */
     static final int PARTITIONS = 64;
-
-    /**
-     * How long a transaction may hold up a partition map exchange before Ignite rolls it back. Ignite 2.17 can orphan
-     * a client's transaction: a server checks that the client is in the topology when its first request of a
-     * transaction arrives, waits for an exchange in progress, and then prepares the transaction without checking
-     * again. When the client fails during that wait (a chaos run cut it from ZooKeeper), the failure's transaction
-     * recovery has already run, so the prepared transaction keeps its lock for ever, and every later exchange waits
-     * for it (docs/operations.md, "Transactions of a failed client"). Longer than any transaction a fault here holds
-     * up for good reason: a cut between two servers is decided within about 30 s.
-     */
-    static final long TX_TIMEOUT_ON_EXCHANGE_MS = 60_000;
 
     /** The address the node binds and is reached at: loopback unless it runs on a host of its own ({@link NetLab}). */
     static final String HOST_PROPERTY = "zkion.chaos.host";
@@ -74,8 +62,6 @@ final class NodeConfig {
             .setCommunicationSpi(comm)
             .setDataStorageConfiguration(storage)
             .setCacheConfiguration(cache)
-            .setTransactionConfiguration(new TransactionConfiguration()
-                .setTxTimeoutOnPartitionMapExchange(TX_TIMEOUT_ON_EXCHANGE_MS))
             .setFailureDetectionTimeout(sessionTimeout)
             .setClientFailureDetectionTimeout(sessionTimeout)
             .setMetricsLogFrequency(0)
