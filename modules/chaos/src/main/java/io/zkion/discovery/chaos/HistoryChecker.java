@@ -280,6 +280,10 @@ final class HistoryChecker {
                     continue;
                 }
 
+                // Begun after this node began to stop: not owed, whoever delivered it.
+                if (begunAt.get(s.getKey()) >= v.until)
+                    continue;
+
                 if (s.getValue() < cutoff && begunAt.get(s.getKey()) > v.since && !delivered.containsKey(s.getKey()))
                     add(Violation.MESSAGES, h.key + " never delivered " + s.getKey() + ", sent at " + s.getValue()
                         + " while it was in the cluster (since " + v.since + ')');

@@ -313,6 +313,21 @@ public class HistoryCheckerTest {
             new NodeHistory("c1.3", client)), Set.of("s1.0", "s2.1", "c1.3"), Long.MAX_VALUE).aimedAt(aimed).check();
     }
 
+    /** A node that began to stop before a send began is not owed it, even when nobody delivered it; others are. */
+    @Test public void aSendBegunAfterANodeBeganToStopIsNotOwedByIt() {
+        String d = "dddddddd-0000-0000-0000-000000000004";
+        List<String> c = List.of("100 START id=" + d + " order=9 topVer=9 server", "139 IGNITESTOP");
+        List<String> a = with(good(A, 1), "150 SENDING s1.0.9", "151 SENT s1.0.9");
+
+        List<Violation> found = new HistoryChecker(List.of(new NodeHistory("s1.0", a),
+            new NodeHistory("s2.1", good(B, 2)), new NodeHistory("s3.0", c)), Set.of("s1.0", "s2.1", "s3.0"),
+            Long.MAX_VALUE).check();
+
+        assertOne(Violation.MESSAGES, "s2.1 never delivered s1.0.9", found);
+        assertTrue("s3.0 began to stop before the send: " + found,
+            found.stream().noneMatch(v -> v.detail.startsWith("s3.0 never delivered")));
+    }
+
     /** A and B survive; C (joined at 3, failed at 4) is s3.0, killed unless {@code stoppedGracefully}. */
     private static List<Violation> checkWithC(List<String> a, List<String> b, List<String> c, boolean stoppedGracefully) {
         return checkerWithC(a, b, c, stoppedGracefully).check();
