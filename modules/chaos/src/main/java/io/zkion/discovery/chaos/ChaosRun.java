@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -233,13 +234,13 @@ public final class ChaosRun {
         return settled;
     }
 
-    /** @return The incarnations the faults so far were aimed at. */
-    private Set<String> targets() {
-        Set<String> out = new HashSet<>();
+    /** @return The incarnations the faults so far were aimed at, with the times they were injected. */
+    private Map<String, List<Long>> targets() {
+        Map<String, List<Long>> out = new HashMap<>();
 
         for (Fault f : faults) {
             if (f.target != null)
-                out.add(f.target.split(" ")[0]);
+                out.computeIfAbsent(f.target.split(" ")[0], k -> new ArrayList<>()).add(f.injectedAt);
         }
 
         return out;

@@ -37,8 +37,8 @@ final class HistoryChecker {
      * new id (a client whose session expired rejoins).
      */
     private Set<String> failedIds = new HashSet<>();
-    /** The incarnations faults were aimed at, or null when the caller did not say: see {@link #aimedAt}. */
-    private Set<String> aimedAt;
+    /** Incarnation to the times faults aimed at it were injected, or null when the caller did not say. */
+    private Map<String, List<Long>> aimedAt;
     /** Where each message (not ack) was first delivered, before the cutoff; set by {@link #check}. */
     private Map<String, First> firstMsgs = new HashMap<>();
     /**
@@ -70,20 +70,20 @@ final class HistoryChecker {
     }
 
     /**
-     * Names the incarnations whose release loses a send that returned just before a graceful stop (0.1.0): such a
-     * message is not owed when nobody delivered it (still all or none), and is listed in {@link #lostByOlderStops}.
+     * Gives the faults: incarnation to the times faults aimed at it were injected. Only then does the checker judge
+     * failures: a client the cluster failed under an id no fault was aimed at while it had it is a violation (it
+     * rejoins, so no exit shows it), and only such an aimed-at id may have had a message reach nobody.
      */
-    /**
-     * Names the incarnations a fault was aimed at. Only then does the checker judge failures: a client the cluster
-     * failed with no fault aimed at it is a violation (it rejoins, so no exit shows it), and only a failed node of an
-     * incarnation named here may have had a message reach nobody.
-     */
-    HistoryChecker aimedAt(Set<String> incarnations) {
-        aimedAt = incarnations;
+    HistoryChecker aimedAt(Map<String, List<Long>> faultTimes) {
+        aimedAt = faultTimes;
 
         return this;
     }
 
+    /**
+     * Names the incarnations whose release loses a send that returned just before a graceful stop (0.1.0): such a
+     * message is not owed when nobody delivered it (still all or none), and is listed in {@link #lostByOlderStops}.
+     */
     HistoryChecker lossyStops(Set<String> incarnations) {
         lossyStoppers = incarnations;
 
@@ -91,12 +91,11 @@ final class HistoryChecker {
     }
 
     List<Violation> check() {
-        deadEnds = deadEnds();
-
         Map<Long, String> eventOf = checkEvents();
 
         endOf = endsOf(eventOf);
         failedIds = failedIds(eventOf);
+        deadEnds = deadEnds();
         firstMsgs = firstDeliveries(false);
         firstAcks = firstDeliveries(true);
         checkMessageCounts();
@@ -226,6 +225,8 @@ final class HistoryChecker {
         Map<String, String> sentAs = new HashMap<>();
         // Ids the cluster failed that had not begun a graceful stop: a stopping node's sends come before its end.
         Set<String> failedUnstopped = new HashSet<>();
+        // Sender id to when its last send that someone delivered began.
+        Map<String, Long> lastDeliveredBegun = new HashMap<>();
         Set<String> stoppedGracefully = new HashSet<>();
 
         for (NodeHistory h : all) {
@@ -235,8 +236,14 @@ final class HistoryChecker {
             sentAs.putAll(h.sentAs);
 
             for (NodeHistory.View v : h.views) {
-                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE && aimedAt != null && aimedAt.contains(h.key))
+                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE && aimed(h, v))
                     failedUnstopped.add(v.id);
+            }
+
+            for (Map.Entry<String, String> e : h.sentAs.entrySet()) {
+                if (firstMsgs.containsKey(e.getKey()))
+                    lastDeliveredBegun.merge(e.getValue(), h.sending.getOrDefault(e.getKey(), h.sent.get(e.getKey())),
+                        Math::max);
             }
 
             if (h.views.stream().anyMatch(v -> v.until != Long.MAX_VALUE))
@@ -266,9 +273,12 @@ final class HistoryChecker {
                 if (f != null && (f.topVer >= endOf.getOrDefault(v.id, Long.MAX_VALUE) || f.time >= v.until))
                     continue;
 
-                // Its sender failed, and nobody delivered it: dropped from the coordinator's queue, all or none.
+                // Its sender failed, and nobody delivered it: dropped from the coordinator's queue, all or none. Under
+                // an id the cluster failed, only what that id sent after its last message someone delivered: one
+                // node's messages are delivered in their order, so a gap before a delivered one is a loss.
                 if (f == null && (deadEnds.contains(senderOf.get(s.getKey()))
-                    || failedUnstopped.contains(sentAs.get(s.getKey()))))
+                    || failedUnstopped.contains(sentAs.get(s.getKey()))
+                    && begunAt.get(s.getKey()) > lastDeliveredBegun.getOrDefault(sentAs.get(s.getKey()), Long.MIN_VALUE)))
                     continue;
 
                 // Its sender's release dropped it at its graceful stop, and nobody delivered it: all or none still.
@@ -429,7 +439,7 @@ final class HistoryChecker {
         Set<String> out = new HashSet<>();
 
         for (NodeHistory h : all) {
-            if (!survivors.contains(h.key) && h.views.stream().allMatch(v -> v.until == Long.MAX_VALUE))
+            if (!survivor(h) && h.views.stream().allMatch(v -> v.until == Long.MAX_VALUE))
                 out.add(h.key);
         }
 
@@ -451,15 +461,32 @@ final class HistoryChecker {
             return;
 
         for (NodeHistory h : all) {
-            if (!h.client || aimedAt.contains(h.key))
+            if (!h.client)
                 continue;
 
             for (NodeHistory.View v : h.views) {
-                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE)
+                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE && !aimed(h, v))
                     add(Violation.UNPLANNED_FAILURE, "the cluster failed client " + h.key + " (node " + v.id
                         + ") with no fault aimed at it");
             }
         }
+    }
+
+    /** @return Whether a fault was aimed at {@code h} while it had {@code v}'s id (from its start to the next id's). */
+    private boolean aimed(NodeHistory h, NodeHistory.View v) {
+        if (aimedAt == null)
+            return false;
+
+        int i = h.views.indexOf(v);
+        long from = i == 0 ? Long.MIN_VALUE : v.since;
+        long to = i + 1 < h.views.size() ? h.views.get(i + 1).since : Long.MAX_VALUE;
+
+        for (long t : aimedAt.getOrDefault(h.key, List.of())) {
+            if (t >= from && t < to)
+                return true;
+        }
+
+        return false;
     }
 
     private static Set<String> failedIds(Map<Long, String> eventOf) {

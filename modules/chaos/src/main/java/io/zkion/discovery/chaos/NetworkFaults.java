@@ -20,6 +20,8 @@ final class NetworkFaults {
     /** A very slow one: a quarter of the rate, twice the loss. */
     static final int VERY_SLOW_KBIT = 64;
     static final int VERY_SLOW_LOSS_PERCENT = 10;
+    /** How long a server segmented on a slow link may take to exit (one took 16 s after Ignite stopped). */
+    static final long SEGMENTED_EXIT_MS = 30_000;
 
     private final Cluster cluster;
     private final RunSettings settings;
@@ -167,8 +169,13 @@ final class NetworkFaults {
             f.note = (n.alive() ? "segmented, stopping, after " : "removed after ")
                 + (System.currentTimeMillis() - f.injectedAt) + " ms; " + how + held + " ms";
 
-            if (!n.client && !n.alive() && n.exitCode() != ChaosNode.EXIT_SEGMENTED)
-                halfAlive(n, "exited " + n.exitCode() + " on a slow link, not as segmented");
+            if (!n.client) {
+                // A segmented server may still be stopping: it must exit, as segmented, soon.
+                if (n.alive() && !n.awaitExit(SEGMENTED_EXIT_MS))
+                    halfAlive(n, "segmented on a slow link, and still running " + SEGMENTED_EXIT_MS + " ms later");
+                else if (n.exitCode() != ChaosNode.EXIT_SEGMENTED)
+                    halfAlive(n, "exited " + n.exitCode() + " on a slow link, not as segmented");
+            }
         }
         else if (before != null && now != null && !now.id.equals(before.id))
             f.note = "rejoined under a new id; " + how + held + " ms";

@@ -61,7 +61,10 @@ final class NodeHistory {
     final List<View> views = new ArrayList<>();
     /** Tags this incarnation sent, with the time each send returned. */
     final Map<String, Long> sent = new LinkedHashMap<>();
-    /** Tags this incarnation sent, with the node id it had when each send returned. */
+    /**
+     * Tags this incarnation sent, with the node id it had when each send began; none for a send begun between a
+     * disconnect and the reconnect, whose id cannot be told from the log.
+     */
     final Map<String, String> sentAs = new HashMap<>();
     /** Tags this incarnation sent, with the time each send began (logs of older builds: none). */
     final Map<String, Long> sending = new LinkedHashMap<>();
@@ -71,6 +74,7 @@ final class NodeHistory {
 
         View view = new View();
         int atDisconnect = -1;
+        Map<String, String> beganAs = new HashMap<>();
 
         views.add(view);
 
@@ -136,12 +140,20 @@ final class NodeHistory {
                 case "SENT":
                     sent.put(l.fields[0], l.time);
 
-                    if (view.id != null)
-                        sentAs.put(l.fields[0], view.id);
+                    // Logs of older builds have no SENDING line: the id when it returned, if not disconnected then.
+                    String as = sending.containsKey(l.fields[0]) ? beganAs.get(l.fields[0])
+                        : atDisconnect < 0 ? view.id : null;
+
+                    if (as != null)
+                        sentAs.put(l.fields[0], as);
 
                     break;
                 case "SENDING":
                     sending.put(l.fields[0], l.time);
+
+                    if (atDisconnect < 0 && view.id != null)
+                        beganAs.put(l.fields[0], view.id);
+
                     break;
                 default:
             }

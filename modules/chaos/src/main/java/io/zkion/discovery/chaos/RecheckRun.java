@@ -15,7 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs the end-of-run history checks again on a finished run's node logs: {@code RecheckRun <run directory>}.
+ * Runs the end-of-run history checks again on a finished run's node logs: {@code RecheckRun <run directory>
+ * [report.json]}; with the report, failures are judged against the faults it lists.
  * The survivors are the last incarnations of each node that stopped cleanly at the end. For a checker changed after
  * a run.
  */
@@ -45,26 +46,28 @@ public final class RecheckRun {
 
         stopped.removeIf(key -> incarnation(key) != last.get(name(key)));
 
-        List<Violation> found = new HistoryChecker(all, stopped, Long.MAX_VALUE).aimedAt(targets(Paths.get(args[0])))
-            .check();
+        Map<String, List<Long>> faults = args.length > 1 ? faults(Paths.get(args[1])) : null;
 
-        System.out.println("targets of faults: " + targets(Paths.get(args[0])).size());
+        if (faults == null)
+            System.out.println("No report given: failures and failed senders are not judged");
+        else
+            System.out.println("faults aimed at nodes: " + faults.values().stream().mapToInt(List::size).sum());
+
+        List<Violation> found = new HistoryChecker(all, stopped, Long.MAX_VALUE).aimedAt(faults).check();
+
         System.out.println(all.size() + " incarnations, " + stopped.size() + " stopped cleanly, " + found.size()
             + " violation(s)");
         found.forEach(System.out::println);
     }
 
-    /** @return The incarnations the run's faults were aimed at, from its progress.txt ("fault 7/100 KIND target ..."). */
-    static Set<String> targets(Path runDir) throws IOException {
-        Set<String> out = new HashSet<>();
-        Pattern fault = Pattern.compile(" fault \\d+/\\d+ \\S+ ([^ :]+)");
+    /** @return The incarnations the run's faults were aimed at, with their injection times, from its report JSON. */
+    static Map<String, List<Long>> faults(Path report) throws IOException {
+        Map<String, List<Long>> out = new HashMap<>();
+        Pattern fault = Pattern.compile("\"target\": \"([^\" ]+)[^\"]*\", \"injectedAt\": (\\d+)");
+        Matcher m = fault.matcher(new String(Files.readAllBytes(report), java.nio.charset.StandardCharsets.UTF_8));
 
-        for (String line : Files.readAllLines(runDir.resolve("progress.txt"))) {
-            Matcher m = fault.matcher(line);
-
-            if (m.find())
-                out.add(m.group(1));
-        }
+        while (m.find())
+            out.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(Long.parseLong(m.group(2)));
 
         return out;
     }
