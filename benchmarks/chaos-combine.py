@@ -34,6 +34,9 @@ def same_build(runs, names):
     starts = [(r["settings"]["seed"], r["startedAt"]) for r in runs]
     if len(set(starts)) != len(starts):
         sys.exit("the same run is given twice: " + ", ".join(names))
+    seeds = [r["settings"]["seed"] for r in runs]
+    if len(set(seeds)) != len(seeds):
+        print("warning: runs share a seed, so they drew the same faults: " + ", ".join(names), file=sys.stderr)
     return first
 
 
