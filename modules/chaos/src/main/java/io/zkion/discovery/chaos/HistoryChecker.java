@@ -1,6 +1,5 @@
 package io.zkion.discovery.chaos;
 
-import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -28,17 +27,10 @@ final class HistoryChecker {
     private final Set<String> survivors;
     private final long cutoff;
     private final List<Violation> found = new ArrayList<>();
-    /** Node id to the topology version at which it left or was failed, as the events say; set by {@link #check}. */
-    private Map<String, Long> endOf = new HashMap<>();
-    /**
-     * Node ids the cluster failed, as the events say; set by {@link #check}. Such a node is no survivor, even while its
-     * process still runs (a server segmented and stopping), and a message sent under such an id before any graceful
-     * stop, that nobody delivered, was dropped with its sender, all or none: also when the process lives on under a
-     * new id (a client whose session expired rejoins).
-     */
-    private Set<String> failedIds = new HashSet<>();
     /** Incarnation to the times faults aimed at it were injected, or null when the caller did not say. */
     private Map<String, List<Long>> aimedAt;
+    /** How each node id ended, as the events say; set by {@link #check}. */
+    private Endings endings;
     /** Where each message (not ack) was first delivered, before the cutoff; set by {@link #check}. */
     private Map<String, First> firstMsgs = new HashMap<>();
     /**
@@ -93,8 +85,7 @@ final class HistoryChecker {
     List<Violation> check() {
         Map<Long, String> eventOf = checkEvents();
 
-        endOf = endsOf(eventOf);
-        failedIds = failedIds(eventOf);
+        endings = new Endings(eventOf, aimedAt);
         deadEnds = deadEnds();
         firstMsgs = firstDeliveries(false);
         firstAcks = firstDeliveries(true);
@@ -104,8 +95,8 @@ final class HistoryChecker {
         checkAcksFollowTheirMessages();
         checkDeliveredEverywhere();
         checkNothingAfterOwnEnd();
-        checkClientFailuresAimed();
-        checkGets();
+        endings.unaimedClientFailures(all).forEach(d -> add(Violation.UNPLANNED_FAILURE, d));
+        BadReads.of(all).forEach(d -> add(Violation.CACHE, d));
 
         return found;
     }
@@ -221,7 +212,7 @@ final class HistoryChecker {
         Map<String, Long> begunAt = new HashMap<>();
 
         Map<String, String> senderOf = new HashMap<>();
-        // The node id each send returned under.
+        // The node id each send began under.
         Map<String, String> sentAs = new HashMap<>();
         // Ids the cluster failed that had not begun a graceful stop: a stopping node's sends come before its end.
         Set<String> failedUnstopped = new HashSet<>();
@@ -236,14 +227,13 @@ final class HistoryChecker {
             sentAs.putAll(h.sentAs);
 
             for (NodeHistory.View v : h.views) {
-                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE && aimed(h, v))
+                if (endings.failed(v.id) && v.until == Long.MAX_VALUE && endings.aimed(h, v))
                     failedUnstopped.add(v.id);
             }
 
             for (Map.Entry<String, String> e : h.sentAs.entrySet()) {
                 if (firstMsgs.containsKey(e.getKey()))
-                    lastDeliveredBegun.merge(e.getValue(), h.sending.getOrDefault(e.getKey(), h.sent.get(e.getKey())),
-                        Math::max);
+                    lastDeliveredBegun.merge(e.getValue(), begunAt.get(e.getKey()), Math::max);
             }
 
             if (h.views.stream().anyMatch(v -> v.until != Long.MAX_VALUE))
@@ -270,7 +260,7 @@ final class HistoryChecker {
 
                 // Logged after this node left (a send that returned just before it stopped, queued meanwhile), or first
                 // delivered after its Ignite began to stop: not owed.
-                if (f != null && (f.topVer >= endOf.getOrDefault(v.id, Long.MAX_VALUE) || f.time >= v.until))
+                if (f != null && (f.topVer >= endings.endOf.getOrDefault(v.id, Long.MAX_VALUE) || f.time >= v.until))
                     continue;
 
                 // Its sender failed, and nobody delivered it: dropped from the coordinator's queue, all or none. Under
@@ -348,7 +338,8 @@ final class HistoryChecker {
                 for (NodeHistory.Line l : v.messages) {
                     First msg = msgs.get(l.fields[1]);
 
-                    if (l.kind.equals("ACK") && !delivered.contains(l.fields[1]) && msg != null && msg.owedBy(v, endOf))
+                    if (l.kind.equals("ACK") && !delivered.contains(l.fields[1]) && msg != null
+                        && msg.owedBy(v, endings.endOf))
                         add(Violation.MESSAGES, h.key + " delivered the ack of " + l.fields[1] + " but never " + l.fields[1]
                             + ", logged at topVer " + msg.topVer + " while it was a member (joined at " + v.order + ')');
                 }
@@ -385,7 +376,7 @@ final class HistoryChecker {
     }
 
     private void missing(NodeHistory h, NodeHistory.View v, Set<String> got, String kind, String tag, First f) {
-        if (f.owedBy(v, endOf) && !got.contains(kind + ' ' + tag))
+        if (f.owedBy(v, endings.endOf) && !got.contains(kind + ' ' + tag))
             add(Violation.MESSAGES, h.key + " never delivered " + (kind.equals("ACK") ? "the ack of " : "") + tag
                 + ", which others delivered at topVer " + f.topVer + ", after it joined at " + v.order);
     }
@@ -455,77 +446,16 @@ final class HistoryChecker {
         return l.kind.equals("MSG") && l.fields[1].endsWith("m") && deadEnds.contains(h.key);
     }
 
-    /** A client failed by the cluster lives on under a new id: unless a fault was aimed at it, that is a violation. */
-    private void checkClientFailuresAimed() {
-        if (aimedAt == null)
-            return;
-
-        for (NodeHistory h : all) {
-            if (!h.client)
-                continue;
-
-            for (NodeHistory.View v : h.views) {
-                if (failedIds.contains(v.id) && v.until == Long.MAX_VALUE && !aimed(h, v))
-                    add(Violation.UNPLANNED_FAILURE, "the cluster failed client " + h.key + " (node " + v.id
-                        + ") with no fault aimed at it");
-            }
-        }
-    }
-
-    /** @return Whether a fault was aimed at {@code h} while it had {@code v}'s id (from its start to the next id's). */
-    private boolean aimed(NodeHistory h, NodeHistory.View v) {
-        if (aimedAt == null)
-            return false;
-
-        int i = h.views.indexOf(v);
-        long from = i == 0 ? Long.MIN_VALUE : v.since;
-        long to = i + 1 < h.views.size() ? h.views.get(i + 1).since : Long.MAX_VALUE;
-
-        for (long t : aimedAt.getOrDefault(h.key, List.of())) {
-            if (t >= from && t < to)
-                return true;
-        }
-
-        return false;
-    }
-
-    private static Set<String> failedIds(Map<Long, String> eventOf) {
-        Set<String> out = new HashSet<>();
-
-        for (String e : eventOf.values()) {
-            String[] p = e.split(" ");
-
-            if (p[0].equals("NODE_FAILED"))
-                out.add(p[1]);
-        }
-
-        return out;
-    }
-
     /** @return Whether {@code h} is a survivor: named so, and its node not failed by the cluster. */
     private boolean survivor(NodeHistory h) {
-        return survivors.contains(h.key) && !failedIds.contains(h.current().id);
-    }
-
-    /** @return Node id to the topology version of its NODE_LEFT or NODE_FAILED, the first if several. */
-    private static Map<String, Long> endsOf(Map<Long, String> eventOf) {
-        Map<String, Long> ends = new HashMap<>();
-
-        for (Map.Entry<Long, String> e : eventOf.entrySet()) {
-            String[] p = e.getValue().split(" ");
-
-            if (!p[0].equals("NODE_JOINED"))
-                ends.merge(p[1], e.getKey(), Math::min);
-        }
-
-        return ends;
+        return survivors.contains(h.key) && !endings.failed(h.current().id);
     }
 
     /** A node failed or gone at topVer F delivers nothing at F or later under that id: it would be half-alive. */
     private void checkNothingAfterOwnEnd() {
         for (NodeHistory h : all) {
             for (NodeHistory.View v : h.views) {
-                Long end = v.id == null ? null : endOf.get(v.id);
+                Long end = v.id == null ? null : endings.endOf.get(v.id);
 
                 if (end == null)
                     continue;
@@ -547,33 +477,6 @@ final class HistoryChecker {
                 }
             }
         }
-    }
-
-    private void checkGets() {
-        for (NodeHistory h : all) {
-            for (NodeHistory.Line l : h.lines) {
-                if (l.kind.equals("GETBAD"))
-                    add(Violation.CACHE, h.key + " read " + String.join(" ", l.fields) + " at " + l.time + after(h, l));
-            }
-        }
-    }
-
-    /** @return What the node logged of a bad read's key right after it (its owners, a read again), or "". */
-    private static String after(NodeHistory h, NodeHistory.Line bad) {
-        StringBuilder sb = new StringBuilder();
-
-        for (NodeHistory.Line l : h.lines) {
-            if (l.time >= bad.time && (l.kind.equals("GETBADAT") || l.kind.equals("REREAD"))
-                && l.fields.length > 0 && l.fields[0].equals(bad.fields[0])) {
-                sb.append(sb.length() == 0 ? " (then: " : "; ").append(l.kind).append(' ')
-                    .append(String.join(" ", Arrays.copyOfRange(l.fields, 1, l.fields.length)));
-
-                if (l.kind.equals("REREAD"))
-                    break;
-            }
-        }
-
-        return sb.length() == 0 ? "" : sb.append(')').toString();
     }
 
     private void add(String check, String detail) {
