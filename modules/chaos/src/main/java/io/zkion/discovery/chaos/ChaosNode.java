@@ -35,7 +35,8 @@ import org.apache.ignite.lang.IgnitePredicate;
  * ended on the server), {@code expire-local} (ZooKeeper's client told its session expired), {@code lose-reply},
  * {@code send <n>}, {@code create-cache <name>} (and a put into it; both on a worker thread, in order),
  * {@code caches <seq>} (the cache names this node knows), {@code outage <seq>} (the SPI's outage state and
- * figures), {@code stop-writes} and {@code verify <seq>} (clients), {@code stop}.
+ * figures), {@code orphans <seq>} (servers: roll back {@link OrphanedTransactions}), {@code stop-writes} and
+ * {@code verify <seq>} (clients), {@code stop}.
  * It exits once its Ignite node stopped, whatever stopped it: a segmented node does not linger.
  */
 public final class ChaosNode {
@@ -248,6 +249,12 @@ public final class ChaosNode {
             case "verify":
                 workload.verify(cmd[1]);
                 break;
+            case "orphans":
+                // Its own thread: a rollback's task that waits must not hold the commands after it.
+                Thread t = new Thread(() -> rollBackOrphans(cmd[1]), "chaos-orphans");
+                t.setDaemon(true);
+                t.start();
+                break;
             case "stop":
                 log.write("STOPPING");
                 if (workload != null) {
@@ -275,6 +282,17 @@ public final class ChaosNode {
         }
         catch (Exception e) {
             log.write("CMDFAIL", "stop_drain", oneLine(e));
+        }
+    }
+
+    private void rollBackOrphans(String seq) {
+        try {
+            List<String> found = OrphanedTransactions.rollBack((IgniteEx)ignite);
+
+            log.write("ORPHANS", seq, found.size(), found.isEmpty() ? "-" : String.join(",", found));
+        }
+        catch (Exception e) {
+            log.write("CMDFAIL", "orphans_" + seq, oneLine(e));
         }
     }
 

@@ -66,7 +66,10 @@ final class ChaosReport {
             .append(", \"zookeeperServers\": ").append(ZkEnsemble.SIZE).append(", \"sessionTimeoutMs\": ")
             .append(settings.sessionTimeout).append(", \"rollLogAt\": ").append(settings.rollLogAt)
             .append(", \"kinds\": \"").append(settings.kinds).append("\", \"atomicity\": \"").append(settings.atomicity)
-            .append("\", \"commit\": \"").append(settings.commit).append("\"},\n");
+            .append("\", \"commit\": \"").append(settings.commit).append("\", \"recoveryTimeoutMs\": ")
+            .append(settings.recoveryTimeoutMs).append(", \"orphanRemedyAfterMs\": ").append(OrphanRemedy.AFTER_MS)
+            .append(", \"eventFormats\": ").append(str(System.getProperty("zkion.chaos.eventFormats", "")))
+            .append("},\n");
         sb.append("  \"faultsInjected\": ").append(faults.size()).append(",\n");
         sb.append("  \"faultsByKind\": {");
 
@@ -131,6 +134,14 @@ final class ChaosReport {
             faults.size(), settings.servers, settings.clients, ZkEnsemble.SIZE, settings.sessionTimeout,
             settings.rollLogAt, settings.seed, settings.atomicity, settings.commit, durationMs / 60_000.0));
         sb.append("**Violations: ").append(violations.size()).append("** (target 0).\n\n");
+
+        long orphans = totals.getOrDefault(ChaosRun.ORPHAN_FAULTS, 0L);
+
+        if (orphans > 0)
+            sb.append("**Ignite 2.17's orphaned transaction was met after ").append(orphans).append(" fault(s)** and "
+                + "rolled back through Ignite's TransactionsMXBean, once the cluster had not settled for "
+                + OrphanRemedy.AFTER_MS / 1000 + " s (docs/operations.md, \"Transactions of a failed client\"); "
+                + "without that, each would have hung the cluster. The faults' notes name the transactions.\n\n");
         sb.append("Recovery: from the fault (for a pause, from SIGCONT) until every node runs again and reports one "
             + "topology version with all servers and clients in it, every partition has both owners, and every "
             + "ZooKeeper server serves. Killed and segmented nodes are restarted at once.\n\n");

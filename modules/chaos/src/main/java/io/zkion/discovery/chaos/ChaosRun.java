@@ -24,6 +24,7 @@ public final class ChaosRun {
     static final long IN_FLIGHT_MS = 10_000;
     private static final String KEYS = "keys acknowledged";
     private static final String CLIENT_RESTARTS = "clients stopped and started again";
+    static final String ORPHAN_FAULTS = "faults after which Ignite's orphaned transaction was rolled back";
     private static final String READ_BACK = "keys read back at the end, each at its last acknowledged version or later";
 
     private final RunSettings settings;
@@ -37,6 +38,7 @@ public final class ChaosRun {
     private HeldAcks heldAcks;
     private CacheChurn churn;
     private long clientRestarts;
+    private final OrphanRemedy remedy = new OrphanRemedy();
 
     ChaosRun(RunSettings settings) {
         this.settings = settings;
@@ -99,6 +101,7 @@ public final class ChaosRun {
             }
 
             verifyCache(faults.size());
+            noOrphanLeft();
 
             logEpoch = ZnodeCheck.logEpoch(settings.zkConnect, settings.root);
 
@@ -134,6 +137,21 @@ public final class ChaosRun {
         report.write(base);
 
         return report;
+    }
+
+    /** The cluster settled and wrote its last: no server may hold a transaction of a node that left. */
+    private void noOrphanLeft() throws Exception {
+        List<String> left = remedy.apply(cluster);
+        List<Violation> out = new ArrayList<>();
+
+        if (!left.isEmpty())
+            out.add(new Violation(Violation.RECOVERY, "orphaned transactions open at the end, in a settled cluster: "
+                + left));
+
+        for (String n : remedy.silent)
+            out.add(new Violation(Violation.RECOVERY, n + " did not answer whether it holds orphaned transactions"));
+
+        record(faults.size(), out);
     }
 
     /** @return Whether the client wrote WRITES-STOPPED with its workload ended, within a minute; no fixed sleep. */
@@ -197,7 +215,7 @@ public final class ChaosRun {
 
         injector.inject(f);
 
-        boolean settled = cluster.awaitSettled(settings.recoveryTimeoutMs, f.effect);
+        boolean settled = awaitRecovery(f);
 
         if (settled)
             f.recoveryMs = System.currentTimeMillis() - f.injectedAt;
@@ -232,6 +250,33 @@ public final class ChaosRun {
             + f.recoveryMs + " ms, violations so far " + violations.size());
 
         return settled;
+    }
+
+    /**
+     * Waits for the cluster to settle after {@code f}; past {@link OrphanRemedy#AFTER_MS}, rolls back Ignite's orphaned
+     * transactions, if a server holds one, and waits the rest of the recovery timeout. @return whether it settled.
+     */
+    private boolean awaitRecovery(Fault f) throws Exception {
+        long first = Math.min(OrphanRemedy.AFTER_MS, settings.recoveryTimeoutMs);
+
+        if (cluster.awaitSettled(first, f.effect))
+            return true;
+
+        if (first == settings.recoveryTimeoutMs)
+            return false;
+
+        List<String> rolled = remedy.apply(cluster);
+
+        if (!rolled.isEmpty()) {
+            f.note = (f.note.isEmpty() ? "" : f.note + "; ") + "not settled after " + first / 1000
+                + " s: Ignite's orphaned transaction rolled back on " + rolled;
+            progress("fault " + f.index + ": " + f.note);
+        }
+
+        if (!remedy.silent.isEmpty())
+            f.note = (f.note.isEmpty() ? "" : f.note + "; ") + "no answer on orphans from " + remedy.silent;
+
+        return cluster.awaitSettled(settings.recoveryTimeoutMs - first, f.effect);
     }
 
     /** @return The incarnations the faults so far were aimed at, with the times they were injected. */
@@ -371,6 +416,8 @@ public final class ChaosRun {
         t.put(CLIENT_RESTARTS, clientRestarts);
         t.put("node incarnations started", cluster == null ? 0L : cluster.everyIncarnation().size());
         t.put("log rollovers (the log's epoch at the end)", logEpoch);
+        t.put(ORPHAN_FAULTS, remedy.faultsMet);
+        t.put("orphaned transactions rolled back", remedy.rolledBack);
 
         return t;
     }

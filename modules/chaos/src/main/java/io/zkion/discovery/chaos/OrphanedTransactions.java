@@ -1,0 +1,113 @@
+package io.zkion.discovery.chaos;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
+import javax.management.JMX;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.ignite.internal.IgniteEx;
+import org.apache.ignite.internal.processors.cache.transactions.IgniteInternalTx;
+import org.apache.ignite.mxbean.TransactionsMXBean;
+
+/**
+ * Ignite 2.17's orphaned transaction, found and rolled back on one server (docs/operations.md, "Transactions of a
+ * failed client"): a client's transaction that reached this server while an exchange ran, and was prepared after
+ * every server had failed the client and recovered its transactions. Nothing ends it, and every later exchange waits
+ * for it. The rollback goes through Ignite's {@link TransactionsMXBean}, over JMX, as an operator's would.
+ */
+final class OrphanedTransactions {
+    /**
+     * How old a transaction of a node that left must be to be taken for an orphan: Ignite recovers a failed node's
+     * transactions in seconds, and the run asks only once the cluster has not settled for a minute.
+     */
+    static final long MIN_AGE_MS = 30_000;
+
+    private static final long CANCEL_MS = 20_000;
+
+    private OrphanedTransactions() {
+    }
+
+    /** @return One line for each orphan this server held, {@code xid:state:origin=<node>:<age>ms:<how>}, each rolled back. */
+    static List<String> rollBack(IgniteEx ignite) throws Exception {
+        // Looked up on every call, orphans or not: a run that meets none still shows the way to one works.
+        TransactionsMXBean bean = mxBean(ignite);
+        List<String> found = new ArrayList<>();
+
+        for (Map.Entry<IgniteInternalTx, UUID> e : select(ignite.context().cache().context().tm().activeTransactions(),
+            id -> ignite.cluster().node(id) != null, System.currentTimeMillis()).entrySet()) {
+            IgniteInternalTx tx = e.getKey();
+
+            String how = cancel(bean, tx);
+
+            found.add(tx.xid() + ":" + tx.state() + ":origin=" + e.getValue() + ':'
+                + (System.currentTimeMillis() - tx.startTime()) + "ms:" + how);
+        }
+
+        return found;
+    }
+
+    /**
+     * @return The transactions at least {@link #MIN_AGE_MS} old that answer to a node no longer in the topology, each
+     *      with that node.
+     */
+    static Map<IgniteInternalTx, UUID> select(Collection<IgniteInternalTx> active, Predicate<UUID> inTopology, long now) {
+        Map<IgniteInternalTx, UUID> out = new LinkedHashMap<>();
+
+        for (IgniteInternalTx tx : active) {
+            if (now - tx.startTime() < MIN_AGE_MS)
+                continue;
+
+            for (UUID id : tx.masterNodeIds()) {
+                if (!inTopology.test(id)) {
+                    out.put(tx, id);
+                    break;
+                }
+            }
+        }
+
+        return out;
+    }
+
+    /**
+     * Cancels through the MXBean, whose task runs on every node; if that has not returned in {@link #CANCEL_MS} (a node
+     * that does not answer), rolls back here, as the bean's task would on this node. @return which way it went.
+     */
+    private static String cancel(TransactionsMXBean bean, IgniteInternalTx tx) throws Exception {
+        CompletableFuture<Void> viaBean = CompletableFuture.runAsync(() -> bean.cancel(tx.xid().toString()));
+
+        try {
+            viaBean.get(CANCEL_MS, TimeUnit.MILLISECONDS);
+            return "mxbean";
+        }
+        catch (TimeoutException e) {
+            tx.rollbackAsync();
+            return "local";
+        }
+    }
+
+    /** @return This node's TransactionsMXBean, as JMX serves it. */
+    private static TransactionsMXBean mxBean(IgniteEx ignite) throws Exception {
+        MBeanServer server = ignite.configuration().getMBeanServer() != null ? ignite.configuration().getMBeanServer()
+            : ManagementFactory.getPlatformMBeanServer();
+
+        for (ObjectName n : server.queryNames(new ObjectName("org.apache:group=Transactions,*"), null)) {
+            if (ignite.name().equals(ObjectName.unquote(quoted(n.getKeyProperty("igniteInstanceName")))))
+                return JMX.newMXBeanProxy(server, n, TransactionsMXBean.class);
+        }
+
+        throw new IllegalStateException("No TransactionsMXBean registered for node " + ignite.name());
+    }
+
+    private static String quoted(String v) {
+        return v == null ? "\"\"" : v.startsWith("\"") ? v : '"' + v + '"';
+    }
+}
