@@ -292,7 +292,8 @@ public final class ChaosNode {
             log.write("ORPHANS", seq, found.size(), found.isEmpty() ? "-" : String.join(",", found));
         }
         catch (Exception e) {
-            log.write("CMDFAIL", "orphans_" + seq, oneLine(e));
+            // An answer the run judges (OrphanRemedy), not a CMDFAIL: the run asks only when something is wrong already.
+            log.write("ORPHANS", seq, -1, oneLine(e));
         }
     }
 

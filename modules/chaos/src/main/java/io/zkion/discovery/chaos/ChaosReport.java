@@ -68,7 +68,6 @@ final class ChaosReport {
             .append(", \"kinds\": \"").append(settings.kinds).append("\", \"atomicity\": \"").append(settings.atomicity)
             .append("\", \"commit\": \"").append(settings.commit).append("\", \"recoveryTimeoutMs\": ")
             .append(settings.recoveryTimeoutMs).append(", \"orphanRemedyAfterMs\": ").append(OrphanRemedy.AFTER_MS)
-            .append(", \"eventFormats\": ").append(str(System.getProperty("zkion.chaos.eventFormats", "")))
             .append("},\n");
         sb.append("  \"faultsInjected\": ").append(faults.size()).append(",\n");
         sb.append("  \"faultsByKind\": {");
@@ -117,7 +116,7 @@ final class ChaosReport {
         for (Fault f : faults) {
             sb.append(sep).append("\n    {\"index\": ").append(f.index).append(", \"kind\": \"").append(f.kind)
                 .append("\", \"target\": ").append(str(f.target)).append(", \"injectedAt\": ").append(f.injectedAt)
-                .append(", \"recoveryMs\": ").append(f.recoveryMs).append(", \"note\": ").append(str(f.note))
+                .append(", \"recoveryMs\": ").append(f.recoveryMs).append(", \"note\": ").append(str(f.fullNote()))
                 .append('}');
             sep = ",";
         }
@@ -138,8 +137,8 @@ final class ChaosReport {
         long orphans = totals.getOrDefault(ChaosRun.ORPHAN_FAULTS, 0L);
 
         if (orphans > 0)
-            sb.append("**Ignite 2.17's orphaned transaction was met after ").append(orphans).append(" fault(s)** and "
-                + "rolled back through Ignite's TransactionsMXBean, once the cluster had not settled for "
+            sb.append("**Ignite 2.17's orphaned transaction was met ").append(orphans).append(" time(s)** and rolled "
+                + "back through Ignite's TransactionsMXBean, once the cluster had not settled for "
                 + OrphanRemedy.AFTER_MS / 1000 + " s (docs/operations.md, \"Transactions of a failed client\"); "
                 + "without that, each would have hung the cluster. The faults' notes name the transactions.\n\n");
         sb.append("Recovery: from the fault (for a pause, from SIGCONT) until every node runs again and reports one "
@@ -182,7 +181,7 @@ final class ChaosReport {
 
         for (Fault f : faults)
             sb.append("| ").append(f.index).append(" | ").append(f.kind).append(" | ").append(f.target).append(" | ")
-                .append(ms(f.recoveryMs)).append(" | ").append(f.note).append(" |\n");
+                .append(ms(f.recoveryMs)).append(" | ").append(f.fullNote()).append(" |\n");
 
         return sb.toString();
     }

@@ -24,7 +24,7 @@ public final class ChaosRun {
     static final long IN_FLIGHT_MS = 10_000;
     private static final String KEYS = "keys acknowledged";
     private static final String CLIENT_RESTARTS = "clients stopped and started again";
-    static final String ORPHAN_FAULTS = "faults after which Ignite's orphaned transaction was rolled back";
+    static final String ORPHAN_FAULTS = "times Ignite's orphaned transaction was met and rolled back";
     private static final String READ_BACK = "keys read back at the end, each at its last acknowledged version or later";
 
     private final RunSettings settings;
@@ -139,17 +139,16 @@ public final class ChaosRun {
         return report;
     }
 
-    /** The cluster settled and wrote its last: no server may hold a transaction of a node that left. */
+    /** The run's last writes are read back: no server may hold a transaction of a node that left. */
     private void noOrphanLeft() throws Exception {
-        List<String> left = remedy.apply(cluster);
+        OrphanRemedy.Answer a = remedy.apply(cluster, false);
         List<Violation> out = new ArrayList<>();
 
-        if (!left.isEmpty())
-            out.add(new Violation(Violation.RECOVERY, "orphaned transactions open at the end, in a settled cluster: "
-                + left));
+        if (!a.rolled.isEmpty())
+            out.add(new Violation(Violation.RECOVERY, "orphaned transactions open at the end: " + a.rolled));
 
-        for (String n : remedy.silent)
-            out.add(new Violation(Violation.RECOVERY, n + " did not answer whether it holds orphaned transactions"));
+        for (String n : a.failed)
+            out.add(new Violation(Violation.RECOVERY, "could not tell whether a server holds orphaned transactions: " + n));
 
         record(faults.size(), out);
     }
@@ -211,11 +210,11 @@ public final class ChaosRun {
         // Clients leave and join as workload too, not only through faults: every fourth fault, one stops gracefully
         // and starts again (a stop that is not clean is an unplanned exit).
         if (f.index % 4 == 2)
-            restartAClient();
+            restartAClient(f);
 
         injector.inject(f);
 
-        boolean settled = awaitRecovery(f);
+        boolean settled = awaitRecovery(f, f.effect, "fault " + f.index);
 
         if (settled)
             f.recoveryMs = System.currentTimeMillis() - f.injectedAt;
@@ -253,30 +252,37 @@ public final class ChaosRun {
     }
 
     /**
-     * Waits for the cluster to settle after {@code f}; past {@link OrphanRemedy#AFTER_MS}, rolls back Ignite's orphaned
-     * transactions, if a server holds one, and waits the rest of the recovery timeout. @return whether it settled.
+     * Waits for the cluster to settle once {@code effect} holds; past {@link OrphanRemedy#AFTER_MS}, rolls back
+     * Ignite's orphaned transactions, if a server holds one, noting it on {@code f}, and waits the rest of the
+     * recovery timeout. @return whether it settled.
      */
-    private boolean awaitRecovery(Fault f) throws Exception {
+    private boolean awaitRecovery(Fault f, java.util.function.BooleanSupplier effect, String after) throws Exception {
+        long start = System.currentTimeMillis();
         long first = Math.min(OrphanRemedy.AFTER_MS, settings.recoveryTimeoutMs);
 
-        if (cluster.awaitSettled(first, f.effect))
+        if (cluster.awaitSettled(first, effect))
             return true;
 
         if (first == settings.recoveryTimeoutMs)
             return false;
 
-        List<String> rolled = remedy.apply(cluster);
+        OrphanRemedy.Answer a = remedy.apply(cluster, true);
+        String note = "";
 
-        if (!rolled.isEmpty()) {
-            f.note = (f.note.isEmpty() ? "" : f.note + "; ") + "not settled after " + first / 1000
-                + " s: Ignite's orphaned transaction rolled back on " + rolled;
-            progress("fault " + f.index + ": " + f.note);
+        if (!a.rolled.isEmpty())
+            note = "not settled " + first / 1000 + " s after " + after + ": Ignite's orphaned transaction rolled back on "
+                + a.rolled;
+
+        if (!a.failed.isEmpty())
+            note += (note.isEmpty() ? "" : "; ") + "no orphan check on " + a.failed;
+
+        if (!note.isEmpty()) {
+            f.remedy = (f.remedy.isEmpty() ? "" : f.remedy + "; ") + note;
+            progress(after + ": " + note);
         }
 
-        if (!remedy.silent.isEmpty())
-            f.note = (f.note.isEmpty() ? "" : f.note + "; ") + "no answer on orphans from " + remedy.silent;
-
-        return cluster.awaitSettled(settings.recoveryTimeoutMs - first, f.effect);
+        return cluster.awaitSettled(Math.max(0, settings.recoveryTimeoutMs - (System.currentTimeMillis() - start)),
+            effect);
     }
 
     /** @return The incarnations the faults so far were aimed at, with the times they were injected. */
@@ -291,7 +297,8 @@ public final class ChaosRun {
         return out;
     }
 
-    private void restartAClient() throws Exception {
+    /** Restarts a client before fault {@code f}: what the wait after it meets is noted on {@code f}. */
+    private void restartAClient(Fault f) throws Exception {
         List<NodeProcess> clients = cluster.running(true);
 
         clients.removeIf(n -> !n.alive());
@@ -306,7 +313,7 @@ public final class ChaosRun {
 
         // Joined again before the fault: a fault aimed at a node still starting tests its start, not the fault (a
         // client cut from ZooKeeper before it had connected failed its start, as it should, and the run counted that).
-        if (!cluster.awaitSettled(settings.recoveryTimeoutMs, () -> true))
+        if (!awaitRecovery(f, () -> true, "client " + c.name + "'s restart before fault " + f.index))
             violations.add(new Violation(Violation.RECOVERY, "the cluster did not settle within "
                 + settings.recoveryTimeoutMs + " ms after client " + c.name + " restarted"));
     }
@@ -416,7 +423,7 @@ public final class ChaosRun {
         t.put(CLIENT_RESTARTS, clientRestarts);
         t.put("node incarnations started", cluster == null ? 0L : cluster.everyIncarnation().size());
         t.put("log rollovers (the log's epoch at the end)", logEpoch);
-        t.put(ORPHAN_FAULTS, remedy.faultsMet);
+        t.put(ORPHAN_FAULTS, remedy.met);
         t.put("orphaned transactions rolled back", remedy.rolledBack);
 
         return t;

@@ -4,50 +4,63 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the run does when the cluster has not settled a minute after a fault, where none needs that long (the longest
- * recovery of the runs of 2026-11-28 took 37 s): it asks each server to roll back Ignite 2.17's orphaned transactions
- * ({@link OrphanedTransactions}), as docs/operations.md tells an operator to. Each use is named in the fault's note
- * and counted in the report: it is Ignite's defect, met and cleared. A cluster that still does not settle is a
- * violation as before.
+ * What the run does when the cluster has not settled a minute after a fault or a client's restart, where nothing
+ * needs that long (the longest recovery of the runs of 2026-11-28 took 37 s): it asks each server to roll back Ignite
+ * 2.17's orphaned transactions ({@link OrphanedTransactions}), as docs/operations.md tells an operator to. Each use is
+ * named in the fault's note and counted in the report: it is Ignite's defect, met and cleared. A cluster that still
+ * does not settle is a violation as before.
  */
 final class OrphanRemedy {
-    /** How long the cluster may take to settle after a fault before the run looks for an orphan. */
+    /** How long the cluster may take to settle before the run looks for an orphan. */
     static final long AFTER_MS = 60_000;
+    /** How long all servers together have to answer. */
+    private static final long ANSWER_MS = 45_000;
 
     private int seq;
-    /** Faults after which a server held an orphan. */
-    long faultsMet;
-    /** Transactions rolled back, over every server and fault. */
+    /** Times a server held an orphan when the cluster did not settle. */
+    long met;
+    /** Transactions rolled back then, over every server. */
     long rolledBack;
-    /** The servers that did not answer the last call within 45 s. */
-    final List<String> silent = new ArrayList<>();
 
-    /** @return What each server rolled back, one {@code <node>: <transactions>} each; empty if none held one. */
-    List<String> apply(Cluster cluster) throws Exception {
+    /** What one call found. */
+    static final class Answer {
+        /** {@code <node>: <transactions>}, one for each server that held one. */
+        final List<String> rolled = new ArrayList<>();
+        /** {@code <node>: <why>}, one for each server that did not answer, or failed to look. */
+        final List<String> failed = new ArrayList<>();
+    }
+
+    /** Asks every live server; {@code count}: whether what it finds counts as met (not at the end's check). */
+    Answer apply(Cluster cluster, boolean count) throws Exception {
         String s = "r" + (++seq);
         List<NodeProcess> servers = cluster.running(false);
-        List<String> out = new ArrayList<>();
+        Answer a = new Answer();
 
         servers.removeIf(n -> !n.alive());
-        silent.clear();
 
         for (NodeProcess n : servers)
             n.command("orphans " + s);
 
+        long end = System.currentTimeMillis() + ANSWER_MS;
+
         for (NodeProcess n : servers) {
-            NodeHistory.Line l = n.awaitAnswer("ORPHANS", s, 45_000);
+            NodeHistory.Line l = n.awaitAnswer("ORPHANS", s, Math.max(1, end - System.currentTimeMillis()));
 
             if (l == null)
-                silent.add(n.key());
+                a.failed.add(n.key() + ": no answer within " + ANSWER_MS / 1000 + " s");
+            else if (l.fields[1].equals("-1"))
+                a.failed.add(n.key() + ": " + l.fields[2]);
             else if (!l.fields[1].equals("0")) {
-                out.add(n.key() + ": " + l.fields[2]);
-                rolledBack += Long.parseLong(l.fields[1]);
+                a.rolled.add(n.key() + ": " + l.fields[2]);
+
+                if (count)
+                    rolledBack += Long.parseLong(l.fields[1]);
             }
         }
 
-        if (!out.isEmpty())
-            faultsMet++;
+        if (count && !a.rolled.isEmpty())
+            met++;
 
-        return out;
+        return a;
     }
 }

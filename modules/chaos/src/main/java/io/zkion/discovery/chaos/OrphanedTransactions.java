@@ -8,12 +8,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Predicate;
 import javax.management.JMX;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
+import org.apache.ignite.IgniteCheckedException;
 import org.apache.ignite.internal.IgniteEx;
 import org.apache.ignite.internal.processors.cache.transactions.IgniteInternalTx;
 import org.apache.ignite.mxbean.TransactionsMXBean;
@@ -36,7 +38,10 @@ final class OrphanedTransactions {
     private OrphanedTransactions() {
     }
 
-    /** @return One line for each orphan this server held, {@code xid:state:origin=<node>:<age>ms:<how>}, each rolled back. */
+    /**
+     * @return One line for each orphan this server held, {@code xid:state:origin=<node>:<age>ms:<how>}, each rolled back
+     *      (how: {@code mxbean}, {@code local}, or {@code not-ended} if neither ended it).
+     */
     static List<String> rollBack(IgniteEx ignite) throws Exception {
         // Looked up on every call, orphans or not: a run that meets none still shows the way to one works.
         TransactionsMXBean bean = mxBean(ignite);
@@ -56,14 +61,15 @@ final class OrphanedTransactions {
     }
 
     /**
-     * @return The transactions at least {@link #MIN_AGE_MS} old that answer to a node no longer in the topology, each
-     *      with that node.
+     * @return The transactions this server began as primary for another node (Ignite's GridDhtTxLocal: dht and local),
+     *      at least {@link #MIN_AGE_MS} old, whose node is no longer in the topology, each with that node. A backup's
+     *      copy is not taken: it answers to its primary too, and the primary's rollback ends it.
      */
     static Map<IgniteInternalTx, UUID> select(Collection<IgniteInternalTx> active, Predicate<UUID> inTopology, long now) {
         Map<IgniteInternalTx, UUID> out = new LinkedHashMap<>();
 
         for (IgniteInternalTx tx : active) {
-            if (now - tx.startTime() < MIN_AGE_MS)
+            if (!tx.dht() || !tx.local() || now - tx.startTime() < MIN_AGE_MS)
                 continue;
 
             for (UUID id : tx.masterNodeIds()) {
@@ -78,20 +84,37 @@ final class OrphanedTransactions {
     }
 
     /**
-     * Cancels through the MXBean, whose task runs on every node; if that has not returned in {@link #CANCEL_MS} (a node
-     * that does not answer), rolls back here, as the bean's task would on this node. @return which way it went.
+     * Cancels through the MXBean, whose task runs on every node, and waits for the transaction to end; if the bean's
+     * call failed or did not return in {@link #CANCEL_MS} (a node that does not answer), or the transaction did not end
+     * within {@link #CANCEL_MS} after it, rolls it back here, as the bean's task would on this node. @return how.
      */
     private static String cancel(TransactionsMXBean bean, IgniteInternalTx tx) throws Exception {
         CompletableFuture<Void> viaBean = CompletableFuture.runAsync(() -> bean.cancel(tx.xid().toString()));
 
         try {
             viaBean.get(CANCEL_MS, TimeUnit.MILLISECONDS);
-            return "mxbean";
+
+            if (ended(tx))
+                return "mxbean";
         }
-        catch (TimeoutException e) {
-            tx.rollbackAsync();
-            return "local";
+        catch (TimeoutException | ExecutionException e) {
+            // Below: the rollback here.
         }
+
+        tx.rollbackAsync();
+
+        return ended(tx) ? "local" : "not-ended";
+    }
+
+    private static boolean ended(IgniteInternalTx tx) throws InterruptedException {
+        try {
+            tx.finishFuture().get(CANCEL_MS);
+        }
+        catch (IgniteCheckedException e) {
+            // Timed out, or the finish failed: the state says which.
+        }
+
+        return tx.done();
     }
 
     /** @return This node's TransactionsMXBean, as JMX serves it. */
