@@ -44,7 +44,7 @@ def combine(runs, names):
     settings = same_build(runs, names)
     kinds = {}
     totals = {}
-    violations, exits, sources = [], [], []
+    violations, exits, sources, remedies = [], [], [], []
     for run, name in zip(runs, names):
         sources.append({"report": name, "seed": run["settings"]["seed"], "faults": run["faultsInjected"],
                         "durationMs": run["durationMs"], "violations": len(run["violations"])})
@@ -54,6 +54,8 @@ def combine(runs, names):
             if f.get("recoveryMs", -1) >= 0:
                 k["recovered"] += 1
                 k["ms"].append(f["recoveryMs"])
+            if "orphaned transaction" in (f.get("note") or ""):
+                remedies.append({"run": name, "fault": f["index"], "kind": f["kind"], "note": f["note"]})
         for key, value in run["totals"].items():
             totals[key] = totals.get(key, 0) + value
         violations += [dict(v, run=name) for v in run["violations"]]
@@ -65,7 +67,7 @@ def combine(runs, names):
     ended = max(r["startedAt"] + r["durationMs"] for r in runs)
     return {"runs": sources, "settings": settings, "faultsInjected": sum(s["faults"] for s in sources),
             "wallMs": ended - started, "startedAt": started, "faultsByKind": by_kind, "totals": totals,
-            "violations": violations, "unplannedExits": exits}
+            "violations": violations, "unplannedExits": exits, "orphanRemedies": remedies}
 
 
 def seconds(ms):
@@ -100,6 +102,8 @@ def markdown(c):
         or ["None."]
     out += ["", "## Nodes that exited with no fault aimed at them", ""]
     out += [f"- {e}" for e in c["unplannedExits"]] or ["None."]
+    out += ["", "## Ignite's orphaned transaction, rolled back by the run (docs/operations.md)", ""]
+    out += [f"- {r['run']}, fault {r['fault']} ({r['kind']}): {r['note']}" for r in c["orphanRemedies"]] or ["None."]
     return "\n".join(out) + "\n"
 
 
