@@ -138,9 +138,10 @@ final class ChaosReport {
 
         if (orphans > 0)
             sb.append("**Ignite 2.17's orphaned transaction was met ").append(orphans).append(" time(s)** and rolled "
-                + "back through Ignite's TransactionsMXBean, once the cluster had not settled for "
-                + OrphanRemedy.AFTER_MS / 1000 + " s (docs/operations.md, \"Transactions of a failed client\"); "
-                + "without that, each would have hung the cluster. The faults' notes name the transactions.\n\n");
+                + "back through Ignite's TransactionsMXBean, by the run's look after each fault settled or once the "
+                + "cluster had not settled for " + OrphanRemedy.AFTER_MS / 1000 + " s (docs/operations.md, "
+                + "\"Transactions of a failed client\"); left, each holds its keys' locks, and every later exchange, "
+                + "for good. The faults' notes name the transactions.\n\n");
         sb.append("Recovery: from the fault (for a pause, from SIGCONT) until every node runs again and reports one "
             + "topology version with all servers and clients in it, every partition has both owners, and every "
             + "ZooKeeper server serves. Killed and segmented nodes are restarted at once.\n\n");

@@ -230,6 +230,7 @@ public final class ChaosRun {
         }
 
         if (settled) {
+            sweep(f, "after fault " + f.index + " settled");
             record(f.index, churn.check(cluster));
             verifyCache(f.index);
 
@@ -266,23 +267,31 @@ public final class ChaosRun {
         if (first == settings.recoveryTimeoutMs)
             return false;
 
+        sweep(f, "not settled " + first / 1000 + " s after " + after);
+
+        return cluster.awaitSettled(Math.max(0, settings.recoveryTimeoutMs - (System.currentTimeMillis() - start)),
+            effect);
+    }
+
+    /**
+     * Rolls back Ignite's orphaned transactions a server holds, noting on {@code f} what was found {@code when}. After
+     * every fault too, once the cluster settled: an orphan may hold only a key's lock, on which a client's writes then
+     * wait with no exchange held, until its graceful stop fails.
+     */
+    private void sweep(Fault f, String when) throws Exception {
         OrphanRemedy.Answer a = remedy.apply(cluster, true);
         String note = "";
 
         if (!a.rolled.isEmpty())
-            note = "not settled " + first / 1000 + " s after " + after + ": Ignite's orphaned transaction rolled back on "
-                + a.rolled;
+            note = when + ": Ignite's orphaned transaction rolled back on " + a.rolled;
 
         if (!a.failed.isEmpty())
             note += (note.isEmpty() ? "" : "; ") + "no orphan check on " + a.failed;
 
         if (!note.isEmpty()) {
             f.remedy = (f.remedy.isEmpty() ? "" : f.remedy + "; ") + note;
-            progress(after + ": " + note);
+            progress("fault " + f.index + ": " + note);
         }
-
-        return cluster.awaitSettled(Math.max(0, settings.recoveryTimeoutMs - (System.currentTimeMillis() - start)),
-            effect);
     }
 
     /** @return The incarnations the faults so far were aimed at, with the times they were injected. */

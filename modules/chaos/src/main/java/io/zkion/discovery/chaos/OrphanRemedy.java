@@ -4,11 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the run does when the cluster has not settled a minute after a fault or a client's restart, where nothing
- * needs that long (the longest recovery of the runs of 2026-11-28 took 37 s): it asks each server to roll back Ignite
- * 2.17's orphaned transactions ({@link OrphanedTransactions}), as docs/operations.md tells an operator to. Each use is
- * named in the fault's note and counted in the report: it is Ignite's defect, met and cleared. A cluster that still
- * does not settle is a violation as before.
+ * Asks each server to roll back Ignite 2.17's orphaned transactions ({@link OrphanedTransactions}), as
+ * docs/operations.md tells an operator to: after every fault once the cluster settled, and when it has not settled a
+ * minute after a fault or a client's restart, where nothing needs that long (the longest recovery of the runs of
+ * 2026-11-28 took 37 s). Each find is named in the fault's note and counted in the report: it is Ignite's defect, met
+ * and cleared. A cluster that still does not settle is a violation as before.
  */
 final class OrphanRemedy {
     /** How long the cluster may take to settle before the run looks for an orphan. */

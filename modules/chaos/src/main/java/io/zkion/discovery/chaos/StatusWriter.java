@@ -12,7 +12,8 @@ import org.apache.ignite.internal.processors.cache.distributed.dht.topology.Grid
 
 /**
  * Rewrites the node's status file every 300 ms (whole, by rename), for the controller to see when the cluster
- * has settled: {@code <time> <incarnation> <id> <order> <topVer> <servers> <clients> <replicated>}. A paused
+ * has settled: {@code <time> <incarnation> <id> <order> <topVer> <servers> <clients> <replicated>}, the last true
+ * only while no exchange is under way or waiting (on a server, every partition with its two owners too). A paused
  * node stops writing it, which is how a stale status shows.
  */
 final class StatusWriter extends Thread {
@@ -60,7 +61,22 @@ final class StatusWriter extends Thread {
         int clients = ignite.cluster().forClients().nodes().size();
 
         return System.currentTimeMillis() + " " + incarnation + ' ' + local.id() + ' ' + local.order() + ' '
-            + ignite.cluster().topologyVersion() + ' ' + servers + ' ' + clients + ' ' + (client || replicated()) + '\n';
+            + ignite.cluster().topologyVersion() + ' ' + servers + ' ' + clients + ' '
+            + ((client || replicated()) && exchangesDone()) + '\n';
+    }
+
+    /**
+     * @return Whether no exchange is under way or waiting here. A cache's create or destroy runs one at the same
+     *      topology version: one held (by Ignite's orphaned transaction, say) would leave the cluster looking settled
+     *      while every cache call and read waits.
+     */
+    private boolean exchangesDone() {
+        org.apache.ignite.internal.processors.cache.GridCachePartitionExchangeManager<?, ?> exch =
+            ((IgniteEx)ignite).context().cache().context().exchange();
+
+        org.apache.ignite.internal.IgniteInternalFuture<?> last = exch.lastTopologyFuture();
+
+        return last != null && last.isDone() && !exch.hasPendingExchange();
     }
 
     /** @return Whether every partition of the cache has its two owners and none is moving: a next loss loses nothing. */
