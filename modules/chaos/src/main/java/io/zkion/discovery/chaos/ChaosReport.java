@@ -134,7 +134,7 @@ final class ChaosReport {
             settings.rollLogAt, settings.seed, settings.atomicity, settings.commit, durationMs / 60_000.0));
         sb.append("**Violations: ").append(violations.size()).append("** (target 0).\n\n");
 
-        long orphans = totals.getOrDefault(ChaosRun.ORPHAN_FAULTS, 0L);
+        long orphans = totals.getOrDefault(ChaosRun.ORPHANS_MET, 0L);
 
         if (orphans > 0)
             sb.append("**Ignite 2.17's orphaned transaction was met ").append(orphans).append(" time(s)** and rolled "

@@ -24,7 +24,7 @@ public final class ChaosRun {
     static final long IN_FLIGHT_MS = 10_000;
     private static final String KEYS = "keys acknowledged";
     private static final String CLIENT_RESTARTS = "clients stopped and started again";
-    static final String ORPHAN_FAULTS = "times Ignite's orphaned transaction was met and rolled back";
+    static final String ORPHANS_MET = "times Ignite's orphaned transaction was met and rolled back";
     private static final String READ_BACK = "keys read back at the end, each at its last acknowledged version or later";
 
     private final RunSettings settings;
@@ -432,7 +432,7 @@ public final class ChaosRun {
         t.put(CLIENT_RESTARTS, clientRestarts);
         t.put("node incarnations started", cluster == null ? 0L : cluster.everyIncarnation().size());
         t.put("log rollovers (the log's epoch at the end)", logEpoch);
-        t.put(ORPHAN_FAULTS, remedy.met);
+        t.put(ORPHANS_MET, remedy.met);
         t.put("orphaned transactions rolled back", remedy.rolledBack);
 
         return t;

@@ -17,9 +17,9 @@ final class OrphanRemedy {
     private static final long ANSWER_MS = 45_000;
 
     private int seq;
-    /** Times a server held an orphan when the cluster did not settle. */
+    /** Calls that found an orphan on some server (not the end's check). */
     long met;
-    /** Transactions rolled back then, over every server. */
+    /** Transactions those calls rolled back, over every server. */
     long rolledBack;
 
     /** What one call found. */

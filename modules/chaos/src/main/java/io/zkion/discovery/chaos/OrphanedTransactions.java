@@ -29,7 +29,7 @@ import org.apache.ignite.mxbean.TransactionsMXBean;
 final class OrphanedTransactions {
     /**
      * How old a transaction of a node that left must be to be taken for an orphan: Ignite recovers a failed node's
-     * transactions in seconds, and the run asks only once the cluster has not settled for a minute.
+     * transactions in seconds.
      */
     static final long MIN_AGE_MS = 30_000;
 
@@ -123,14 +123,15 @@ final class OrphanedTransactions {
             : ManagementFactory.getPlatformMBeanServer();
 
         for (ObjectName n : server.queryNames(new ObjectName("org.apache:group=Transactions,*"), null)) {
-            if (ignite.name().equals(ObjectName.unquote(quoted(n.getKeyProperty("igniteInstanceName")))))
+            if (ignite.name().equals(unquoted(n.getKeyProperty("igniteInstanceName"))))
                 return JMX.newMXBeanProxy(server, n, TransactionsMXBean.class);
         }
 
         throw new IllegalStateException("No TransactionsMXBean registered for node " + ignite.name());
     }
 
-    private static String quoted(String v) {
-        return v == null ? "\"\"" : v.startsWith("\"") ? v : '"' + v + '"';
+    /** @return A key property's value as given, or unquoted if JMX quoted it (a name with special characters). */
+    private static String unquoted(String v) {
+        return v != null && v.startsWith("\"") ? ObjectName.unquote(v) : v;
     }
 }

@@ -7,6 +7,8 @@ import java.nio.file.StandardCopyOption;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.cluster.ClusterNode;
 import org.apache.ignite.internal.IgniteEx;
+import org.apache.ignite.internal.IgniteInternalFuture;
+import org.apache.ignite.internal.processors.cache.GridCachePartitionExchangeManager;
 import org.apache.ignite.internal.processors.cache.IgniteInternalCache;
 import org.apache.ignite.internal.processors.cache.distributed.dht.topology.GridDhtPartitionTopology;
 
@@ -71,10 +73,8 @@ final class StatusWriter extends Thread {
      *      while every cache call and read waits.
      */
     private boolean exchangesDone() {
-        org.apache.ignite.internal.processors.cache.GridCachePartitionExchangeManager<?, ?> exch =
-            ((IgniteEx)ignite).context().cache().context().exchange();
-
-        org.apache.ignite.internal.IgniteInternalFuture<?> last = exch.lastTopologyFuture();
+        GridCachePartitionExchangeManager<?, ?> exch = ((IgniteEx)ignite).context().cache().context().exchange();
+        IgniteInternalFuture<?> last = exch.lastTopologyFuture();
 
         return last != null && last.isDone() && !exch.hasPendingExchange();
     }

@@ -54,7 +54,10 @@ public class OrphanedTransactionsTest {
         assertEquals(Map.of(), OrphanedTransactions.select(List.of(backup), topology::contains, NOW));
     }
 
-    /** @return A transaction that started at {@code start} a primary's or a backup's, answering to {@code masters}; nothing else of it is read. */
+    /**
+     * @return A primary's or a backup's transaction, started at {@code start}, answering to {@code masters}; nothing
+     *      else of it is read.
+     */
     private static IgniteInternalTx tx(long start, boolean primary, UUID... masters) {
         return (IgniteInternalTx)Proxy.newProxyInstance(IgniteInternalTx.class.getClassLoader(),
             new Class<?>[] {IgniteInternalTx.class}, (proxy, m, args) -> {
