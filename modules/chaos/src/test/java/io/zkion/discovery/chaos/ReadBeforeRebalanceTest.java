@@ -1,7 +1,5 @@
 package io.zkion.discovery.chaos;
 
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -39,7 +37,6 @@ import static org.junit.Assert.assertTrue;
 public class ReadBeforeRebalanceTest {
     private static final int KEY = 7;
 
-    private final List<Ignite> nodes = Collections.synchronizedList(new ArrayList<>());
     private final CountDownLatch cleared = new CountDownLatch(1);
     private final AtomicBoolean held = new AtomicBoolean();
     private TestingServer zk;
@@ -74,10 +71,10 @@ public class ReadBeforeRebalanceTest {
     private String readDuringRebalance(CacheConfiguration<String, String> cache, boolean tcp) throws Exception {
         cache.setRebalanceDelay(5_000);
 
-        start(node("a", false, cache, tcp));
-        start(node("b", false, cache, tcp));
+        Ignition.start(node("a", false, cache, tcp));
+        Ignition.start(node("b", false, cache, tcp));
 
-        Ignite client = start(node("c", true, cache, tcp));
+        Ignite client = Ignition.start(node("c", true, cache, tcp));
         IgniteCache<String, String> c = client.cache(NodeConfig.CACHE);
 
         for (int k = 0; k < 100; k++)
@@ -93,7 +90,7 @@ public class ReadBeforeRebalanceTest {
             EventType.EVT_CACHE_REBALANCE_OBJECT_UNLOADED);
         again.setLocalEventListeners(Map.of((IgnitePredicate<Event>)this::holdTheFetchedCopy,
             new int[] {EventType.EVT_CACHE_REBALANCE_OBJECT_LOADED, EventType.EVT_CACHE_REBALANCE_OBJECT_UNLOADED}));
-        start(again);
+        Ignition.start(again);
 
         return c.get(key(KEY));
     }
@@ -136,31 +133,12 @@ public class ReadBeforeRebalanceTest {
         return cfg;
     }
 
-    private Ignite start(IgniteConfiguration cfg) {
-        Ignite n = Ignition.start(cfg);
-
-        nodes.add(n);
-
-        return n;
-    }
-
     private static String key(int k) {
         return "k" + k;
     }
 
     @After public void stopAll() throws Exception {
-        List<Ignite> copy = new ArrayList<>(nodes);
-
-        Collections.reverse(copy);
-
-        for (Ignite n : copy) {
-            try {
-                Ignition.stop(n.name(), true);
-            }
-            catch (Exception ignored) {
-                // Stopped by the test.
-            }
-        }
+        Ignition.stopAll(true);
 
         if (zk != null)
             zk.close();
