@@ -219,10 +219,11 @@ public final class ChaosRun {
         if (settled)
             f.recoveryMs = System.currentTimeMillis() - f.injectedAt;
         else
-            violations.add(new Violation(Violation.RECOVERY, "the cluster did not settle within "
-                + settings.recoveryTimeoutMs + " ms after fault " + f.index + " (" + f.kind + ' ' + f.target + ')'));
+            record(f.index, List.of(new Violation(Violation.RECOVERY, "the cluster did not settle within "
+                + settings.recoveryTimeoutMs + " ms after fault " + f.index + " (" + f.kind + ' ' + f.target + ')')));
 
-        violations.addAll(newExits());
+        // Through record(), as every other violation: each gets its line in progress.txt as it is found.
+        record(f.index, newExits());
 
         for (Violation v : violations) {
             if (v.fault == 0)
