@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryForever;
+import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.WatchedEvent;
@@ -28,6 +29,8 @@ import org.apache.zookeeper.Watcher;
  * <li>Fan-out: one write, which every session's data watch reports and every session then reads.</li>
  * <li>A message that asks for acks ({@link #ASKS_ACK} in its sequence): every session that reads it writes its own
  * znode once, the ack; {@link FloorRun} waits for all of them and writes the ack message, fanned out in turn.</li>
+ * <li>A log: every session watches a directory recursively, as ZkIon's members watch the event log, and reads each
+ * entry created there; {@link FloorRun} times a create alone against a create with deletes of old entries.</li>
  * </ul>
  */
 final class FloorClients {
@@ -163,6 +166,30 @@ final class FloorClients {
             if ((seq & ASKS_ACK) != 0)
                 cl.setData().inBackground().forPath(owns.get(c), ByteBuffer.allocate(8).putLong(seq).array());
         }).forPath(path);
+    }
+
+    /**
+     * Every session watches {@code dir} recursively and reads each entry created under it; the tally hears each read,
+     * by the sequence the entry's name ends with ({@code e-<seq>}). A delete notifies every session too, and is read
+     * by none: that is the cost {@link FloorRun#logEntries} weighs.
+     */
+    void watchLog(String dir) throws Exception {
+        for (CuratorFramework c : clients) {
+            c.watchers().add().withMode(AddWatchMode.PERSISTENT_RECURSIVE).usingWatcher((Watcher)e -> {
+                if (e.getType() != Watcher.Event.EventType.NodeCreated)
+                    return;
+
+                String path = e.getPath();
+                long seq = Long.parseLong(path.substring(path.lastIndexOf("/e-") + 3));
+
+                try {
+                    c.getData().inBackground((cl, r) -> tally.message(seq)).forPath(path);
+                }
+                catch (Exception ex) {
+                    System.err.println("Floor log read failed: " + ex);
+                }
+            }).forPath(dir);
+        }
     }
 
     void close() {

@@ -14,6 +14,7 @@ import java.util.zip.DeflaterOutputStream;
 import io.zkion.discovery.chaos.Percentiles;
 import io.zkion.discovery.chaos.ZkEnsemble;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.zookeeper.AddWatchMode;
 import org.apache.zookeeper.Watcher;
 
@@ -24,6 +25,10 @@ import org.apache.zookeeper.Watcher;
 final class FloorRun {
     /** Set in the sequence of the ack message of a floor message that asked for acks. */
     private static final long ACK_OF = 1L << 41;
+    /** Set in the sequence of a floor log entry. */
+    private static final long LOG_ENTRY = 1L << 42;
+    /** Old entries each trimming create deletes, as a coordinator's trim deletes acked entries with the next one. */
+    private static final int DELETES = 10;
 
     private final Shape shape;
     private final ZkEnsemble zk;
@@ -50,7 +55,6 @@ final class FloorRun {
 
         admin.create().creatingParentsIfNeeded().forPath(dir);
         admin.create().forPath(fanout, payload(0));
-
         try {
             for (int i = 0; i < n; i++) {
                 int count = shape.members() / n + (i < shape.members() % n ? 1 : 0);
@@ -94,6 +98,19 @@ final class FloorRun {
 
             res.put("ackedCustomFloorP50Ms", ShapeRun.ms(Percentiles.of(acked, 50)));
             res.put("ackedCustomFloorP99Ms", ShapeRun.ms(Percentiles.of(acked, 99)));
+
+            if (Boolean.getBoolean("zkion.scale.floorLog")) {
+                // The old entries the creates delete, made before the sessions watch: their creation is no news.
+                admin.create().forPath(base + "/log");
+
+                for (int i = 1; i <= DELETES * settings.messages; i++)
+                    admin.create().forPath(base + "/log/old-" + i, payload(0));
+
+                for (MemberProcess m : jvms)
+                    m.call("floor-log " + base + "/log", "floor-logging", 60_000);
+
+                res.putAll(logEntries(base + "/log"));
+            }
         }
         finally {
             for (MemberProcess m : jvms)
@@ -140,6 +157,52 @@ final class FloorRun {
         }
 
         return lat;
+    }
+
+    /**
+     * Whether deleting old entries with a new one costs the members who watch the log recursively, in turn: a
+     * {@code multi} that creates an entry alone; one that also deletes {@link #DELETES} old ones, as a trim that
+     * publishes an ack does today; and the create followed at once by a second {@code multi} of the deletes, as a trim
+     * split in two commits would. Each is timed until every session read the new entry; taking them in turn lets a
+     * drift of the machine fall on all three.
+     */
+    private Map<String, Object> logEntries(String dir) throws Exception {
+        List<List<Long>> lat = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        int old = 0;
+
+        for (long k = 1; k <= settings.messages; k++) {
+            int kind = (int)(k % 3);
+            long seq = LOG_ENTRY | k;
+            List<CuratorOp> first = new ArrayList<>();
+            List<CuratorOp> deletes = new ArrayList<>();
+
+            first.add(admin.transactionOp().create().forPath(dir + "/e-" + seq, payload(seq)));
+
+            for (int i = 0; kind > 0 && i < DELETES; i++)
+                deletes.add(admin.transactionOp().delete().forPath(dir + "/old-" + ++old));
+
+            if (kind == 1)
+                first.addAll(deletes);
+
+            long t = JvmTally.nowMicros();
+
+            admin.transaction().forOperations(first);
+
+            if (kind == 2)
+                admin.transaction().forOperations(deletes);
+
+            lat.get(kind).add(receipts.await("fgot", seq, settings.stepTimeoutMs) - t);
+        }
+
+        Map<String, Object> res = new LinkedHashMap<>();
+        String[] names = {"logFloorCreate", "logFloorCreateAndDeletes", "logFloorCreateThenDeletes"};
+
+        for (int kind = 0; kind < 3; kind++) {
+            res.put(names[kind] + "P50Ms", ShapeRun.ms(Percentiles.of(lat.get(kind), 50)));
+            res.put(names[kind] + "P99Ms", ShapeRun.ms(Percentiles.of(lat.get(kind), 99)));
+        }
+
+        return res;
     }
 
     /** A write the size of a logged custom message: the message's serialized form, deflated, after its sequence. */

@@ -36,6 +36,7 @@ import org.apache.ignite.cluster.ClusterNode;
  * cpu                 "@cpu NANOS": this JVM's CPU time
  * floor-join N TOTAL FILE DIR   the join-storm floor: "@floor-joined MICROS"
  * floor-watch PATH    the fan-out floor: "@fgot SEQ MICROS" for each write every session here read
+ * floor-log DIR       the log floor: "@fgot SEQ MICROS" for each entry e-SEQ created in DIR every session here read
  * floor-close         "@floor-closed"
  * stop                stops every member, "@stopped", and exits
  * </pre>
@@ -127,6 +128,10 @@ public final class MemberJvm {
             case "floor-watch":
                 floor.watch(c[1]);
                 reply("@floor-watching");
+                break;
+            case "floor-log":
+                floor.watchLog(c[1]);
+                reply("@floor-logging");
                 break;
             case "floor-close":
                 floor.close();

@@ -35,6 +35,9 @@ final class ShapeRun {
         this.nodeData = settings.logDir.resolve(root.substring(1) + "-node-data.bin");
     }
 
+    /** Runs the floor alone, beside one member ({@code -Dzkion.scale.floorOnly=true}): to weigh a floor quickly. */
+    private static final boolean FLOOR_ONLY = Boolean.getBoolean("zkion.scale.floorOnly");
+
     Map<String, Object> run() throws Exception {
         JvmLayout layout = new JvmLayout(shape);
 
@@ -54,14 +57,21 @@ final class ShapeRun {
                 throw new IllegalStateException("The first member failed to start; see " + settings.logDir);
 
             c.members = 1;
-            FaultPhases.phase("joinStorm", res, this::joinStorm);
-            FaultPhases.phase("oneMoreJoin", res, this::oneMoreJoin);
-            nodeData();
-            settle();
-            FaultPhases.phase("customs", res, this::customs);
-            if (!System.getProperty("zkion.scale.skip", "").contains("idle"))
-                FaultPhases.phase("idle", res, this::idle);
-            new FaultPhases(zk, admin, c, res).run();
+
+            if (FLOOR_ONLY) {
+                // The first member's data znode is all the floor needs: minutes of ZkIon's phases saved.
+                nodeData();
+            }
+            else {
+                FaultPhases.phase("joinStorm", res, this::joinStorm);
+                FaultPhases.phase("oneMoreJoin", res, this::oneMoreJoin);
+                nodeData();
+                settle();
+                FaultPhases.phase("customs", res, this::customs);
+                if (!System.getProperty("zkion.scale.skip", "").contains("idle"))
+                    FaultPhases.phase("idle", res, this::idle);
+                new FaultPhases(zk, admin, c, res).run();
+            }
         }
 
         res.putAll(new FloorRun(shape, zk, admin, settings, c.receipts).run(nodeData));
