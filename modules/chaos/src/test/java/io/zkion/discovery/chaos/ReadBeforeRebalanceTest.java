@@ -29,9 +29,9 @@ import static org.junit.Assert.assertTrue;
 /**
  * A client's read of a key that exists, sent to a backup that came back empty and has not rebalanced yet. Ignite 2.17
  * has that backup fetch the key from an owner ("force keys") and then read its own copy; a rebalance starting in
- * between clears the copy, and the read gives null. The chaos run met it once in 1,000 faults (a read 0.1 s before the
- * backup's rebalance ended); here a listener holds the fetch, between storing the value and the read, until the
- * clear removed it. It happens with Ignite's own TCP discovery too, so it is not discovery's; the run's cache reads
+ * between clears the copy, and the read gives null. The chaos run met it once in 1,000 faults (a read 0.1 s into the
+ * backup's rebalance); here a listener holds the fetch, between storing the value and the read, until the clear
+ * removed it. It happens with Ignite's own TCP discovery too, so it is not discovery's; the run's cache reads
  * the primary ({@link NodeConfig#cache()}), which stays an owner until the backup is rebalanced.
  */
 public class ReadBeforeRebalanceTest {
