@@ -55,6 +55,7 @@ final class FloorRun {
 
         admin.create().creatingParentsIfNeeded().forPath(dir);
         admin.create().forPath(fanout, payload(0));
+
         try {
             for (int i = 0; i < n; i++) {
                 int count = shape.members() / n + (i < shape.members() % n ? 1 : 0);

@@ -219,15 +219,18 @@ public final class ChaosRun {
         if (settled)
             f.recoveryMs = System.currentTimeMillis() - f.injectedAt;
         else
-            record(f.index, List.of(new Violation(Violation.RECOVERY, "the cluster did not settle within "
-                + settings.recoveryTimeoutMs + " ms after fault " + f.index + " (" + f.kind + ' ' + f.target + ')')));
+            violations.add(new Violation(Violation.RECOVERY, "the cluster did not settle within "
+                + settings.recoveryTimeoutMs + " ms after fault " + f.index + " (" + f.kind + ' ' + f.target + ')'));
 
-        // Through record(), as every other violation: each gets its line in progress.txt as it is found.
-        record(f.index, newExits());
+        violations.addAll(newExits());
 
+        // Violations added directly (by the injection, the recovery wait, a client's restart before the fault, the
+        // exits): stamped with the fault and given their line in progress.txt, as record() gives the others.
         for (Violation v : violations) {
-            if (v.fault == 0)
+            if (v.fault == 0) {
                 v.fault = f.index;
+                progress("VIOLATION after fault " + f.index + ": " + v);
+            }
         }
 
         if (settled) {
