@@ -102,15 +102,14 @@ final class FloorRun {
 
             if (Boolean.getBoolean("zkion.scale.floorLog")) {
                 // The old entries the creates delete, made before the sessions watch: their creation is no news.
-                admin.create().forPath(base + "/log");
-
-                for (int i = 1; i <= DELETES * settings.messages; i++)
-                    admin.create().forPath(base + "/log/old-" + i, payload(0));
+                // Those of unwatched/ no session watches: deleting them costs ZooKeeper the write alone.
+                oldEntries(base + "/log");
+                oldEntries(base + "/unwatched");
 
                 for (MemberProcess m : jvms)
                     m.call("floor-log " + base + "/log", "floor-logging", 60_000);
 
-                res.putAll(logEntries(base + "/log"));
+                res.putAll(logEntries(base + "/log", base + "/unwatched"));
             }
         }
         finally {
@@ -160,29 +159,50 @@ final class FloorRun {
         return lat;
     }
 
+    /** Creates {@code dir} with as many old entries as {@link #logEntries} may delete there, a hundred a commit. */
+    private void oldEntries(String dir) throws Exception {
+        admin.create().forPath(dir);
+
+        List<CuratorOp> ops = new ArrayList<>();
+
+        for (int i = 1; i <= DELETES * settings.messages; i++) {
+            ops.add(admin.transactionOp().create().forPath(dir + "/old-" + i, payload(0)));
+
+            if (ops.size() == 100 || i == DELETES * settings.messages) {
+                admin.transaction().forOperations(ops);
+                ops.clear();
+            }
+        }
+    }
+
     /**
      * Whether deleting old entries with a new one costs the members who watch the log recursively, in turn: a
      * {@code multi} that creates an entry alone; one that also deletes {@link #DELETES} old ones, as a trim that
-     * publishes an ack does today; and the create followed at once by a second {@code multi} of the deletes, as a trim
-     * split in two commits would. Each is timed until every session read the new entry; taking them in turn lets a
-     * drift of the machine fall on all three.
+     * publishes an ack does today; the create followed at once by a second {@code multi} of the deletes, as a trim
+     * split in two commits would; and the create with as many deletes of entries no session watches, which tells
+     * the notifications of a delete from its write. Each is timed until every session read the new entry; taking
+     * them in turn lets a drift of the machine fall on all four.
      */
-    private Map<String, Object> logEntries(String dir) throws Exception {
-        List<List<Long>> lat = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    private Map<String, Object> logEntries(String dir, String unwatched) throws Exception {
+        List<List<Long>> lat = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         int old = 0;
+        int oldUnwatched = 0;
 
         for (long k = 1; k <= settings.messages; k++) {
-            int kind = (int)(k % 3);
+            int kind = (int)(k % 4);
             long seq = LOG_ENTRY | k;
             List<CuratorOp> first = new ArrayList<>();
             List<CuratorOp> deletes = new ArrayList<>();
 
             first.add(admin.transactionOp().create().forPath(dir + "/e-" + seq, payload(seq)));
 
-            for (int i = 0; kind > 0 && i < DELETES; i++)
-                deletes.add(admin.transactionOp().delete().forPath(dir + "/old-" + ++old));
+            for (int i = 0; kind > 0 && i < DELETES; i++) {
+                String path = kind == 3 ? unwatched + "/old-" + ++oldUnwatched : dir + "/old-" + ++old;
 
-            if (kind == 1)
+                deletes.add(admin.transactionOp().delete().forPath(path));
+            }
+
+            if (kind == 1 || kind == 3)
                 first.addAll(deletes);
 
             long t = JvmTally.nowMicros();
@@ -196,9 +216,10 @@ final class FloorRun {
         }
 
         Map<String, Object> res = new LinkedHashMap<>();
-        String[] names = {"logFloorCreate", "logFloorCreateAndDeletes", "logFloorCreateThenDeletes"};
+        String[] names = {"logFloorCreate", "logFloorCreateAndDeletes", "logFloorCreateThenDeletes",
+            "logFloorCreateAndUnwatchedDeletes"};
 
-        for (int kind = 0; kind < 3; kind++) {
+        for (int kind = 0; kind < names.length; kind++) {
             res.put(names[kind] + "P50Ms", ShapeRun.ms(Percentiles.of(lat.get(kind), 50)));
             res.put(names[kind] + "P99Ms", ShapeRun.ms(Percentiles.of(lat.get(kind), 99)));
         }
