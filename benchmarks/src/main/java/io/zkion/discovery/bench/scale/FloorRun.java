@@ -109,7 +109,7 @@ final class FloorRun {
                 for (MemberProcess m : jvms)
                     m.call("floor-log " + base + "/log", "floor-logging", 60_000);
 
-                res.putAll(logEntries(base + "/log", base + "/unwatched"));
+                res.putAll(logEntries(base + "/log", base + "/unwatched", fanout));
             }
         }
         finally {
@@ -179,30 +179,42 @@ final class FloorRun {
      * Whether deleting old entries with a new one costs the members who watch the log recursively, in turn: a
      * {@code multi} that creates an entry alone; one that also deletes {@link #DELETES} old ones, as a trim that
      * publishes an ack does today; the create followed at once by a second {@code multi} of the deletes, as a trim
-     * split in two commits would; and the create with as many deletes of entries no session watches, which tells
-     * the notifications of a delete from its write. Each is timed until every session read the new entry; taking
-     * them in turn lets a drift of the machine fall on all four.
+     * split in two commits would; the create with as many deletes of entries no session watches, which tells
+     * the notifications of a delete from its write; and that commit with the entry's bytes also written to the
+     * fan-out's znode, which the sessions read instead of watching the log: a log whose members watch one head znode.
+     * Each is timed until every session read the new entry; taking them in turn lets a drift of the machine fall on
+     * all five.
      */
-    private Map<String, Object> logEntries(String dir, String unwatched) throws Exception {
-        List<List<Long>> lat = List.of(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+    private Map<String, Object> logEntries(String dir, String unwatched, String head) throws Exception {
+        String[] names = {"logFloorCreate", "logFloorCreateAndDeletes", "logFloorCreateThenDeletes",
+            "logFloorCreateAndUnwatchedDeletes", "logFloorHead"};
+        List<List<Long>> lat = new ArrayList<>();
+
+        for (int i = 0; i < names.length; i++)
+            lat.add(new ArrayList<>());
+
         int old = 0;
         int oldUnwatched = 0;
 
         for (long k = 1; k <= settings.messages; k++) {
-            int kind = (int)(k % 4);
+            int kind = (int)(k % names.length);
             long seq = LOG_ENTRY | k;
             List<CuratorOp> first = new ArrayList<>();
             List<CuratorOp> deletes = new ArrayList<>();
 
-            first.add(admin.transactionOp().create().forPath(dir + "/e-" + seq, payload(seq)));
+            first.add(admin.transactionOp().create().forPath((kind == 4 ? unwatched : dir) + "/e-" + seq,
+                payload(seq)));
+
+            if (kind == 4)
+                first.add(admin.transactionOp().setData().forPath(head, payload(seq)));
 
             for (int i = 0; kind > 0 && i < DELETES; i++) {
-                String path = kind == 3 ? unwatched + "/old-" + ++oldUnwatched : dir + "/old-" + ++old;
+                String path = kind >= 3 ? unwatched + "/old-" + ++oldUnwatched : dir + "/old-" + ++old;
 
                 deletes.add(admin.transactionOp().delete().forPath(path));
             }
 
-            if (kind == 1 || kind == 3)
+            if (kind != 2)
                 first.addAll(deletes);
 
             long t = JvmTally.nowMicros();
@@ -216,8 +228,6 @@ final class FloorRun {
         }
 
         Map<String, Object> res = new LinkedHashMap<>();
-        String[] names = {"logFloorCreate", "logFloorCreateAndDeletes", "logFloorCreateThenDeletes",
-            "logFloorCreateAndUnwatchedDeletes"};
 
         for (int kind = 0; kind < names.length; kind++) {
             res.put(names[kind] + "P50Ms", ShapeRun.ms(Percentiles.of(lat.get(kind), 50)));
