@@ -160,9 +160,17 @@ final class NetworkFaults {
             settings.lab.heal(n.name);
         }
 
+        // A loss of ZooKeeper that began under the slow link is judged after it healed: the outage guard segments a
+        // server 1 to 3 s after the loss (chaos-2026-11-28-1408, fault 97: lost near the end of the link's 12 s,
+        // segmented 1 s later, after the run had judged it kept). A session's time covers that and a client's rejoin.
+        long verdict = System.currentTimeMillis() + settings.sessionTimeout;
+
+        while (n.alive() && !segmented(n) && System.currentTimeMillis() < verdict)
+            Thread.sleep(250);
+
         NodeStatus now = n.status();
         // A server segmented as the link healed may still be stopping: its process alive, its exit to come.
-        boolean segmented = !n.client && NodeHistory.read(n.logFile()).has("SEGMENTED");
+        boolean segmented = segmented(n);
 
         if (!n.alive() || segmented) {
             // A client that exits is an unplanned exit already (Cluster); a server must have been segmented.
@@ -185,6 +193,11 @@ final class NetworkFaults {
             if (!n.client)
                 cluster.expectUp(n.name);
         }
+    }
+
+    /** @return Whether {@code n} is a server that logged its segmentation. */
+    private static boolean segmented(NodeProcess n) throws java.io.IOException {
+        return !n.client && NodeHistory.read(n.logFile()).has("SEGMENTED");
     }
 
     /**
