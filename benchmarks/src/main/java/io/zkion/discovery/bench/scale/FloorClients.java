@@ -30,7 +30,8 @@ import org.apache.zookeeper.Watcher;
  * <li>A message that asks for acks ({@link #ASKS_ACK} in its sequence): every session that reads it writes its own
  * znode once, the ack; {@link FloorRun} waits for all of them and writes the ack message, fanned out in turn.</li>
  * <li>A log: every session watches a directory recursively, as ZkIon's members watch the event log, and reads each
- * entry created there; {@link FloorRun} times a create alone against a create with deletes of old entries.</li>
+ * entry created there; {@link FloorRun} times a create alone against a create with deletes of old entries. Or every
+ * session watches only the entry that comes next, by its name, so that no delete reaches it.</li>
  * </ul>
  */
 final class FloorClients {
@@ -189,6 +190,46 @@ final class FloorClients {
                     System.err.println("Floor log read failed: " + ex);
                 }
             }).forPath(dir);
+        }
+    }
+
+    /**
+     * Every session watches, with a one-shot {@code exists}, the entry that comes next in {@code dir} ({@code x-1},
+     * {@code x-2}, ...: names known in advance, as ZooKeeper's sequence numbers are), reads it once created and
+     * watches the one after; the tally hears each read, by the sequence its data starts with. A watch fires once, so
+     * no delete reaches a session, at the cost of one {@code exists} a session an entry.
+     */
+    void watchNext(String dir) throws Exception {
+        for (CuratorFramework c : clients)
+            awaitEntry(c, dir, 1);
+    }
+
+    private void awaitEntry(CuratorFramework c, String dir, long n) throws Exception {
+        String path = dir + "/x-" + n;
+        Watcher w = e -> {
+            if (e.getType() == Watcher.Event.EventType.NodeCreated)
+                readEntry(c, dir, n);
+        };
+
+        c.checkExists().usingWatcher(w).inBackground((cl, e) -> {
+            if (e.getStat() != null)
+                readEntry(c, dir, n); // Created before the watch: the watch now stands on its data, and is spent.
+        }).forPath(path);
+    }
+
+    private void readEntry(CuratorFramework c, String dir, long n) {
+        try {
+            c.getData().inBackground((cl, e) -> {
+                byte[] d = e.getData();
+
+                if (d != null && d.length >= 8)
+                    tally.message(ByteBuffer.wrap(d).getLong());
+
+                awaitEntry(c, dir, n + 1);
+            }).forPath(dir + "/x-" + n);
+        }
+        catch (Exception ex) {
+            System.err.println("Floor next-entry read failed: " + ex);
         }
     }
 

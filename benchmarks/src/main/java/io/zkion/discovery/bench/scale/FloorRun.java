@@ -105,11 +105,14 @@ final class FloorRun {
                 // Those of unwatched/ no session watches: deleting them costs ZooKeeper the write alone.
                 oldEntries(base + "/log");
                 oldEntries(base + "/unwatched");
+                admin.create().forPath(base + "/next");
 
-                for (MemberProcess m : jvms)
+                for (MemberProcess m : jvms) {
                     m.call("floor-log " + base + "/log", "floor-logging", 60_000);
+                    m.call("floor-next " + base + "/next", "floor-nexting", 60_000);
+                }
 
-                res.putAll(logEntries(base + "/log", base + "/unwatched", fanout));
+                res.putAll(logEntries(base + "/log", base + "/unwatched", fanout, base + "/next"));
             }
         }
         finally {
@@ -181,13 +184,14 @@ final class FloorRun {
      * publishes an ack does today; the create followed at once by a second {@code multi} of the deletes, as a trim
      * split in two commits would; the create with as many deletes of entries no session watches, which tells
      * the notifications of a delete from its write; and that commit with the entry's bytes also written to the
-     * fan-out's znode, which the sessions read instead of watching the log: a log whose members watch one head znode.
-     * Each is timed until every session read the new entry; taking them in turn lets a drift of the machine fall on
-     * all five.
+     * fan-out's znode, which the sessions read instead of watching the log: a log whose members watch one head znode;
+     * and the create of the entry each session watches by name, with the unwatched deletes: a log whose members watch
+     * the next entry alone. Each is timed until every session read the new entry; taking them in turn lets a drift
+     * of the machine fall on all six.
      */
-    private Map<String, Object> logEntries(String dir, String unwatched, String head) throws Exception {
+    private Map<String, Object> logEntries(String dir, String unwatched, String head, String next) throws Exception {
         String[] names = {"logFloorCreate", "logFloorCreateAndDeletes", "logFloorCreateThenDeletes",
-            "logFloorCreateAndUnwatchedDeletes", "logFloorHead"};
+            "logFloorCreateAndUnwatchedDeletes", "logFloorHead", "logFloorNext"};
         List<List<Long>> lat = new ArrayList<>();
 
         for (int i = 0; i < names.length; i++)
@@ -195,6 +199,7 @@ final class FloorRun {
 
         int old = 0;
         int oldUnwatched = 0;
+        int nextEntry = 0;
 
         for (long k = 1; k <= settings.messages; k++) {
             int kind = (int)(k % names.length);
@@ -202,8 +207,9 @@ final class FloorRun {
             List<CuratorOp> first = new ArrayList<>();
             List<CuratorOp> deletes = new ArrayList<>();
 
-            first.add(admin.transactionOp().create().forPath((kind == 4 ? unwatched : dir) + "/e-" + seq,
-                payload(seq)));
+            String entry = kind == 5 ? next + "/x-" + ++nextEntry : (kind == 4 ? unwatched : dir) + "/e-" + seq;
+
+            first.add(admin.transactionOp().create().forPath(entry, payload(seq)));
 
             if (kind == 4)
                 first.add(admin.transactionOp().setData().forPath(head, payload(seq)));

@@ -37,6 +37,7 @@ import org.apache.ignite.cluster.ClusterNode;
  * floor-join N TOTAL FILE DIR   the join-storm floor: "@floor-joined MICROS"
  * floor-watch PATH    the fan-out floor: "@fgot SEQ MICROS" for each write every session here read
  * floor-log DIR       the log floor: "@fgot SEQ MICROS" for each entry e-SEQ created in DIR every session here read
+ * floor-next DIR      the same for entries x-1, x-2, ... of DIR, each session watching the next one's name alone
  * floor-close         "@floor-closed"
  * stop                stops every member, "@stopped", and exits
  * </pre>
@@ -132,6 +133,10 @@ public final class MemberJvm {
             case "floor-log":
                 floor.watchLog(c[1]);
                 reply("@floor-logging");
+                break;
+            case "floor-next":
+                floor.watchNext(c[1]);
+                reply("@floor-nexting");
                 break;
             case "floor-close":
                 floor.close();
