@@ -155,9 +155,7 @@ final class FloorClients {
         };
 
         c.getData().usingWatcher(w).inBackground((cl, e) -> {
-            byte[] d = e.getData();
-
-            long seq = d != null && d.length >= 8 ? ByteBuffer.wrap(d).getLong() : 0;
+            long seq = sequenceOf(e.getData());
 
             if (seq <= 0)
                 return;
@@ -220,10 +218,10 @@ final class FloorClients {
     private void readEntry(CuratorFramework c, String dir, long n) {
         try {
             c.getData().inBackground((cl, e) -> {
-                byte[] d = e.getData();
+                long seq = sequenceOf(e.getData());
 
-                if (d != null && d.length >= 8)
-                    tally.message(ByteBuffer.wrap(d).getLong());
+                if (seq > 0)
+                    tally.message(seq);
 
                 awaitEntry(c, dir, n + 1);
             }).forPath(dir + "/x-" + n);
@@ -231,6 +229,11 @@ final class FloorClients {
         catch (Exception ex) {
             System.err.println("Floor next-entry read failed: " + ex);
         }
+    }
+
+    /** @return The sequence a floor write's data starts with; 0 if it holds none. */
+    private static long sequenceOf(byte[] d) {
+        return d != null && d.length >= 8 ? ByteBuffer.wrap(d).getLong() : 0;
     }
 
     void close() {
