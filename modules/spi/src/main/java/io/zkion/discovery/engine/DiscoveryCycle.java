@@ -9,7 +9,6 @@ import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.ignite.IgniteLogger;
@@ -65,20 +64,7 @@ final class DiscoveryCycle {
                 return;
             }
 
-            Applied applied = new Applied();
-
-            if (watch.takeLogDirty())
-                applied = member.catchUp();
-            else {
-                List<String> created = watch.drainCreated();
-                List<String> deleted = watch.drainDeleted();
-
-                if (!created.isEmpty())
-                    applied = member.catchUpCreated(created);
-
-                if (!deleted.isEmpty())
-                    member.onDeleted(deleted);
-            }
+            Applied applied = watch.catchUp(member);
 
             if (member.excluded()) {
                 sessionLoss.onExcluded();

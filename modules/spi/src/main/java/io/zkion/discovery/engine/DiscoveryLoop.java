@@ -40,7 +40,12 @@ final class DiscoveryLoop {
 
     /** Schedules one cycle after {@code ms}. */
     void triggerAfter(long ms) {
-        worker.schedule(this::trigger, ms, TimeUnit.MILLISECONDS);
+        try {
+            worker.schedule(this::trigger, ms, TimeUnit.MILLISECONDS);
+        }
+        catch (RejectedExecutionException ignored) {
+            // Stopping.
+        }
     }
 
     /** Runs {@code r} on the discovery thread; throws {@link RejectedExecutionException} once stopped. */

@@ -208,8 +208,19 @@ public final class ZkStore {
         if (raw == null)
             return null;
 
-        return PartsManifest.isManifest(raw) ? new Payload(assemble(path, PartsManifest.decode(raw, path)), raw)
+        return PartsManifest.isManifest(raw) ? new Payload(PartsManifest.decode(raw, path).assemble(path, this::partData), raw)
             : new Payload(raw, null);
+    }
+
+    /** @return The data of part {@code k} of {@code m}; fails naming {@code path} if it is missing. */
+    private byte[] partData(String path, PartsManifest m, int k) throws Exception {
+        try {
+            return client.getData().forPath(m.partPath(paths, k));
+        }
+        catch (KeeperException.NoNodeException e) {
+            throw new ZkDataException(path + " names " + m.count + " parts, but part " + k + " ("
+                + m.partPath(paths, k) + ") is missing");
+        }
     }
 
     /**
@@ -238,51 +249,6 @@ public final class ZkStore {
         Payload p = payloadOf(path, rawData(path, stat));
 
         return p == null ? null : p.data;
-    }
-
-    private byte[] assemble(String path, PartsManifest m) throws Exception {
-        // Sized by the parts read, not by the manifest: a corrupt one may declare 2 GB over a few bytes of parts.
-        List<byte[]> parts = new ArrayList<>();
-        long pos = 0;
-
-        for (int k = 0; k < m.count; k++) {
-            byte[] part;
-
-            try {
-                part = client.getData().forPath(m.partPath(paths, k));
-            }
-            catch (KeeperException.NoNodeException e) {
-                throw new ZkDataException(path + " names " + m.count + " parts, but part " + k + " ("
-                    + m.partPath(paths, k) + ") is missing");
-            }
-
-            pos += part.length;
-
-            if (pos > m.totalSize)
-                throw new ZkDataException(path + ": its parts add up to more than the " + m.totalSize + " bytes it declares");
-
-            parts.add(part);
-        }
-
-        if (pos != m.totalSize)
-            throw new ZkDataException(path + ": its parts add up to " + pos + " bytes, it declares " + m.totalSize);
-
-        byte[] out = new byte[m.totalSize];
-        int at = 0;
-
-        for (byte[] part : parts) {
-            System.arraycopy(part, 0, out, at, part.length);
-            at += part.length;
-        }
-
-        CRC32 crc = new CRC32();
-
-        crc.update(out);
-
-        if (crc.getValue() != m.crc32)
-            throw new ZkDataException(path + ": the CRC32 of its " + m.count + " parts does not match its manifest");
-
-        return out;
     }
 
     /** @return Ops that delete {@code path} and, if {@code data} (what it held) is a manifest, its parts. */
@@ -395,10 +361,16 @@ public final class ZkStore {
     }
 
     public List<String> children(String path) throws Exception {
+        return children(path, null);
+    }
+
+    /** @return The names under {@code path}, its stat stored in {@code stat} (if given) as of the same moment. */
+    public List<String> children(String path, Stat stat) throws Exception {
         ZkFaults.raise(faults.failListing(path));
 
         try {
-            return client.getChildren().forPath(path);
+            return stat == null ? client.getChildren().forPath(path)
+                : client.getChildren().storingStatIn(stat).forPath(path);
         }
         catch (KeeperException.NoNodeException e) {
             return Collections.emptyList();
@@ -430,6 +402,16 @@ public final class ZkStore {
         ZkFaults.raise(faults.failRead(path));
 
         return client.checkExists().forPath(path) != null;
+    }
+
+    /**
+     * @return The stat of {@code path}, null if it is missing. Either way {@code watcher} fires once: at its creation,
+     *      or, if it is there, when it changes or goes.
+     */
+    public Stat watchCreation(String path, Watcher watcher) throws Exception {
+        ZkFaults.raise(faults.failWatch(path));
+
+        return client.checkExists().usingWatcher(watcher).forPath(path);
     }
 
     /**

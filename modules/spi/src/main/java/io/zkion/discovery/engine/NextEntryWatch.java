@@ -1,0 +1,155 @@
+package io.zkion.discovery.engine;
+
+import io.zkion.discovery.zk.ZkPaths;
+import io.zkion.discovery.zk.ZkStore;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+
+/**
+ * A member's watch on the log: a one-shot {@code exists} on the name of the next entry, set again past each entry it
+ * reads, and one on the first entry of the next log epoch (a rollover). ZooKeeper numbers the log's entries without
+ * holes ({@code LogSequenceFactsTest}), so the next entry's name is known before it is written.
+ * <p>
+ * Why not a recursive watch on {@code log/}: that one also hears every trim, and at 1,000 members a trim's
+ * notifications cost more than the entry's own (docs/benchmarks.md, the log floor's variants).
+ * <p>
+ * The watch on the next entry is set before any entry before it is read: an entry created from then on is announced,
+ * and one this node knows was created and cannot read was trimmed past it (a gap). A cycle late to set it, and a
+ * listing now and then, list the log whole, which finds an entry trimmed unread there ({@link LogWatch}).
+ */
+final class NextEntryWatch {
+    private final ZkStore store;
+    private final ZkPaths paths;
+    private final Runnable changed;
+
+    /** The watcher of this start; one of an earlier start reports nothing. */
+    private volatile EntryWatcher current;
+
+    /** The highest position announced or found created; -1 before any. Raised by the watcher and the cycle both. */
+    private final AtomicLong created = new AtomicLong(-1);
+
+    /** Set by the first entry of the next epoch: a rollover, which the cycle lists the log for. */
+    private volatile boolean epochTurned;
+
+    /** When an entry was announced that no cycle has read yet, by {@link System#nanoTime}; 0 if none. */
+    private volatile long announcedAt;
+
+    /** The positions the watches stand on, on the discovery thread; -1 if none. */
+    private long armedAt = -1;
+    private long armedEpochStart = -1;
+
+    NextEntryWatch(ZkStore store, Runnable changed) {
+        this.store = store;
+        this.paths = store.paths();
+        this.changed = changed;
+    }
+
+    /** Starts anew: no watch stands, and nothing is announced. */
+    void start() {
+        current = new EntryWatcher();
+        created.set(-1);
+        epochTurned = false;
+        announcedAt = 0;
+        armedAt = -1;
+        armedEpochStart = -1;
+    }
+
+    /** Reports nothing more; the watches standing in ZooKeeper fire once into nothing, or end with the session. */
+    void close() {
+        current = null;
+    }
+
+    /** @return Whether an entry was announced more than {@code ms} ago and no cycle has read it since. */
+    boolean announcedLongerAgoThan(long ms) {
+        long at = announcedAt;
+
+        return at != 0 && System.nanoTime() - at > ms * 1_000_000L;
+    }
+
+    /** @return Whether the first entry of the next log epoch was created since the last call. */
+    boolean takeEpochTurned() {
+        boolean t = epochTurned;
+
+        epochTurned = false;
+
+        return t;
+    }
+
+    /**
+     * Sets the watches past {@code last}, the last position applied, and past every entry found created on the way.
+     *
+     * @return The last position known created: entries up to it are there to read, or were trimmed past this node.
+     */
+    long arm(long last) throws Exception {
+        EntryWatcher w = current;
+
+        if (w == null || last < 0)
+            return last;
+
+        long epochStart = ZkPaths.position(ZkPaths.epochOf(last) + 1, 0);
+
+        // Marked set only once ZooKeeper answered: a call that failed set nothing the next cycle could count on.
+        if (armedEpochStart != epochStart) {
+            boolean turned = store.watchCreation(paths.logEntry(epochStart), w) != null;
+
+            armedEpochStart = epochStart;
+
+            if (turned) {
+                epochTurned = true;
+                changed.run();
+            }
+        }
+
+        long next = Math.max(last, created.get()) + 1;
+
+        // A watch already standing on the next name has not fired: had it, the entry would count as created.
+        while (armedAt != next) {
+            boolean there = store.watchCreation(paths.logEntry(next), w) != null;
+
+            armedAt = next;
+
+            if (!there)
+                break;
+
+            // There already (a burst): its watch now fires at its trim, and reports nothing then.
+            created.accumulateAndGet(next, Math::max);
+            next++;
+        }
+
+        return Math.max(last, created.get());
+    }
+
+    /** Notes that every entry announced up to now is read, {@code last} the last one applied. */
+    void readThrough(long last) {
+        if (created.get() <= last)
+            announcedAt = 0;
+    }
+
+    private final class EntryWatcher implements Watcher {
+        @Override public void process(WatchedEvent e) {
+            if (current != this || e.getType() != Event.EventType.NodeCreated || e.getPath() == null
+                || !e.getPath().startsWith(paths.log + "/"))
+                return; // A trim of an entry found there, or a connection's news: SessionLoss hears those.
+
+            long pos;
+
+            try {
+                pos = ZkPaths.sequence(e.getPath().substring(paths.log.length() + 1));
+            }
+            catch (RuntimeException notAnEntry) {
+                return;
+            }
+
+            if (ZkPaths.sequenceOf(pos) == 0 && ZkPaths.epochOf(pos) > 0)
+                epochTurned = true;
+            else
+                created.accumulateAndGet(pos, Math::max);
+
+            if (announcedAt == 0)
+                announcedAt = System.nanoTime();
+
+            changed.run();
+        }
+    }
+}
