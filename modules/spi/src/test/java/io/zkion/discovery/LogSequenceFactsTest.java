@@ -72,6 +72,17 @@ public class LogSequenceFactsTest {
         assertEquals(4, listedNext());
     }
 
+    /** The server computes the child version in an int: past 2^30 creates it wraps, and the count must not. */
+    @Test public void theCountSurvivesTheChildVersionsWrap() {
+        long creates = 2_000_000_000L;
+        Stat stat = new Stat();
+
+        stat.setCversion((int)(2 * creates - 5));
+        stat.setNumChildren(5);
+
+        assertEquals(creates, ZkPaths.createdChildren(stat));
+    }
+
     @Test public void aFailedMultiConsumesNoNumber() throws Exception {
         assertEquals(0, created());
 

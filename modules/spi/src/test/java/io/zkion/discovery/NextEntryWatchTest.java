@@ -14,6 +14,7 @@ import org.apache.zookeeper.KeeperException;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 
 /**
  * Members await the next log entry by its name (one-shot watches, set again past each entry read), not by a watch
@@ -124,6 +125,36 @@ public class NextEntryWatchTest extends ZkIonTestSupport {
             await("s2 forgot the trimmed entries", 30_000,
                 () -> spiOf(s2).engine().untrimmedEntriesForTest() <= logLength(zkc));
         }
+    }
+
+    /**
+     * A member that takes over as coordinator forgets the entries trimmed since its last listing before it trims:
+     * holding them, its first trim deleted znodes that were gone, and the step failed (and was retried).
+     */
+    @Test(timeout = 120_000) public void aNewCoordinatorForgetsWhatItsPredecessorTrimmed() throws Exception {
+        ErrorLog log2 = new ErrorLog();
+        Ignite s1 = start("s1");
+        Ignite s2 = start(config("s2", false).setGridLogger(log2));
+        List<String> got = pings(s2);
+        int count = 100;
+
+        for (int i = 0; i < count; i++)
+            ((IgniteEx)s1).context().discovery().sendCustomEvent(new CustomMessageTest.Ping("p" + i));
+
+        await("s2 got every ping", 60_000, () -> got.size() == count);
+
+        try (CuratorFramework zkc = client()) {
+            await("the coordinator trimmed the log", 30_000, () -> logLength(zkc) < 20);
+        }
+
+        org.apache.ignite.Ignition.stop(s1.name(), true);
+        await("s2 coordinates", 30_000, () -> spiOf(s2).engine().coordinatorForTest() != null);
+
+        ((IgniteEx)s2).context().discovery().sendCustomEvent(new CustomMessageTest.Ping("after"));
+        await("s2 got its own ping", 10_000, () -> got.contains("after"));
+        Thread.sleep(1_000); // A few coordinator steps.
+
+        assertFalse("no step failed: " + log2, log2.has("Discovery cycle failed"));
     }
 
     /**

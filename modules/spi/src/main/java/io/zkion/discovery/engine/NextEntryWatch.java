@@ -19,6 +19,9 @@ import org.apache.zookeeper.Watcher;
  * listing now and then, list the log whole, which finds an entry trimmed unread there ({@link LogWatch}).
  */
 final class NextEntryWatch {
+    /** Entries found already there that one call walks past before they are read. */
+    static final int WALK_LIMIT = 64;
+
     private final ZkStore store;
     private final ZkPaths paths;
     private final Runnable changed;
@@ -103,8 +106,14 @@ final class NextEntryWatch {
 
         long next = Math.max(last, created.get()) + 1;
 
-        // A watch already standing on the next name has not fired: had it, the entry would count as created.
-        while (armedAt != next) {
+        // A watch already standing on the next name has not fired: had it, the entry would count as created. A walk
+        // over entries already there stops after a while, so that they are read (and acked) in a steady stream too.
+        for (int walked = 0; armedAt != next; walked++) {
+            if (walked == WALK_LIMIT) {
+                changed.run(); // The next cycle walks on.
+                break;
+            }
+
             boolean there = store.watchCreation(paths.logEntry(next), w) != null;
 
             armedAt = next;
@@ -120,10 +129,10 @@ final class NextEntryWatch {
         return Math.max(last, created.get());
     }
 
-    /** Notes that every entry announced up to now is read, {@code last} the last one applied. */
+    /** Notes what a cycle read: {@code last} is the last entry applied. */
     void readThrough(long last) {
-        if (created.get() <= last)
-            announcedAt = 0;
+        // Entries announced meanwhile are as late as from now: a steady stream is not a late cycle.
+        announcedAt = created.get() <= last ? 0 : System.nanoTime();
     }
 
     private final class EntryWatcher implements Watcher {

@@ -169,8 +169,16 @@ final class LogCursor {
             epoch = ZkPaths.epochOf(ZkPaths.sequence(names.get(names.size() - 1)));
         else if (stat.getCzxid() == logCzxid)
             epoch = ZkPaths.epochOf(lastSeq); // The log/ this node listed in its epoch before: no rollover since.
-        else
-            epoch = stateEpoch(); // Created anew since (a rollover), or not listed before: the state names its epoch.
+        else {
+            // Created anew since (a rollover), or not listed before: the state names its epoch, if it was read while
+            // log/ was still the one listed (a rollover replaces both in one commit).
+            epoch = stateEpoch();
+
+            Stat now = store.stat(paths.log);
+
+            if (now == null || now.getCzxid() != stat.getCzxid())
+                return;
+        }
 
         if (epoch == ZkPaths.epochOf(lastSeq)) {
             if (counter > ZkPaths.sequenceOf(lastSeq) + 1)
@@ -268,8 +276,16 @@ final class LogCursor {
      */
     List<OlderEntries.Older> olderEntries() throws Exception {
         List<OlderEntries.Older> out = new ArrayList<>();
+        List<String> names = sortedLog();
+        Set<Long> present = new HashSet<>();
 
-        for (String name : sortedLog()) {
+        for (String name : names)
+            present.add(ZkPaths.sequence(name));
+
+        // A member hears no trims: those since its last listing go now, before the new coordinator trims them again.
+        untrimmed.forgetAllBut(present);
+
+        for (String name : names) {
             long seq = ZkPaths.sequence(name);
 
             if (seq > lastSeq || untrimmed.contains(seq))

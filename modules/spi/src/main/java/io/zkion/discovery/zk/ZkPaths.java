@@ -212,7 +212,8 @@ public final class ZkPaths {
      *      ({@code LogSequenceFactsTest}).
      */
     public static long createdChildren(Stat parent) {
-        return ((long)parent.getCversion() + parent.getNumChildren()) / 2;
+        // Unsigned: the server computes the child version in an int, which wraps past 2^30 creates.
+        return Integer.toUnsignedLong(parent.getCversion() + parent.getNumChildren()) >>> 1;
     }
 
     /** @return The position of the entry numbered {@code seq} in log epoch {@code epoch}. */

@@ -398,6 +398,13 @@ public final class ZkStore {
         return out;
     }
 
+    /** @return The stat of {@code path}, null if it is missing. */
+    public Stat stat(String path) throws Exception {
+        ZkFaults.raise(faults.failRead(path));
+
+        return client.checkExists().forPath(path);
+    }
+
     public boolean exists(String path) throws Exception {
         ZkFaults.raise(faults.failRead(path));
 
