@@ -84,10 +84,14 @@ final class LogWatch {
         }
 
         // The watch stands past every entry read from here on before the first is read: see NextEntryWatch.
-        long through = next.arm(member.lastPosition());
+        long through = next.createdThrough(member.lastPosition());
+        NextEntryWatch.Armed armed = next.arm(through);
 
         if (through > member.lastPosition() && !member.excluded())
             applied.add(member.readThrough(through));
+
+        if (armed != null)
+            next.answered(armed);
 
         next.readThrough(member.lastPosition());
 

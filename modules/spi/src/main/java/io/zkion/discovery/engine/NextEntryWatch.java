@@ -2,9 +2,14 @@ package io.zkion.discovery.engine;
 
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
 
 /**
  * A member's watch on the log: a one-shot {@code exists} on the name of the next entry, set again past each entry it
@@ -19,8 +24,8 @@ import org.apache.zookeeper.Watcher;
  * listing now and then, list the log whole, which finds an entry trimmed unread there ({@link LogWatch}).
  */
 final class NextEntryWatch {
-    /** Entries found already there that one call walks past before they are read. */
-    static final int WALK_LIMIT = 64;
+    /** How long a cycle waits for ZooKeeper's answer to setting a watch, past the reads sent after it. */
+    private static final long ANSWER_MS = 30_000;
 
     private final ZkStore store;
     private final ZkPaths paths;
@@ -79,22 +84,30 @@ final class NextEntryWatch {
         return t;
     }
 
+    /** @return The last position known created, announced or found there: at least {@code last}. */
+    long createdThrough(long last) {
+        return Math.max(last, created.get());
+    }
+
     /**
-     * Sets the watches past {@code last}, the last position applied, and past every entry found created on the way.
+     * Sets the watch past {@code through}, the entries up to it to be read next, and the one on the next epoch's first
+     * entry. The answer is not awaited: the reads that follow on the same session are answered after it, so the watch
+     * stands before any of them returns, in one round trip, not two.
      *
-     * @return The last position known created: entries up to it are there to read, or were trimmed past this node.
+     * @return What was sent, for {@link #answered}; null if the watch on that name stands already (it has not fired:
+     *      had it, the entry would count as created).
      */
-    long arm(long last) throws Exception {
+    Armed arm(long through) throws Exception {
         EntryWatcher w = current;
 
-        if (w == null || last < 0)
-            return last;
+        if (w == null || through < 0)
+            return null;
 
-        long epochStart = ZkPaths.position(ZkPaths.epochOf(last) + 1, 0);
+        long epochStart = ZkPaths.position(ZkPaths.epochOf(through) + 1, 0);
 
         // Marked set only once ZooKeeper answered: a call that failed set nothing the next cycle could count on.
         if (armedEpochStart != epochStart) {
-            boolean turned = store.watchCreation(paths.logEntry(epochStart), w) != null;
+            boolean turned = store.watchCreation(paths.logEntry(epochStart), w).get(ANSWER_MS, MILLISECONDS) != null;
 
             armedEpochStart = epochStart;
 
@@ -104,29 +117,41 @@ final class NextEntryWatch {
             }
         }
 
-        long next = Math.max(last, created.get()) + 1;
+        long next = through + 1;
 
-        // A watch already standing on the next name has not fired: had it, the entry would count as created. A walk
-        // over entries already there stops after a while, so that they are read (and acked) in a steady stream too.
-        for (int walked = 0; armedAt != next; walked++) {
-            if (walked == WALK_LIMIT) {
-                changed.run(); // The next cycle walks on.
-                break;
-            }
+        return armedAt == next ? null : new Armed(next, store.watchCreation(paths.logEntry(next), w));
+    }
 
-            boolean there = store.watchCreation(paths.logEntry(next), w) != null;
+    /** Takes ZooKeeper's answer to {@link #arm}, once the reads sent after it returned; fails if there was none. */
+    void answered(Armed a) throws Exception {
+        Stat stat;
 
-            armedAt = next;
-
-            if (!there)
-                break;
-
-            // There already (a burst): its watch now fires at its trim, and reports nothing then.
-            created.accumulateAndGet(next, Math::max);
-            next++;
+        try {
+            stat = a.answer.get(ANSWER_MS, MILLISECONDS);
+        }
+        catch (ExecutionException e) {
+            throw e.getCause() instanceof Exception ? (Exception)e.getCause() : e;
         }
 
-        return Math.max(last, created.get());
+        armedAt = a.position;
+
+        // There already (a burst): the next cycle reads it and sets the watch past it. The watch now on it fires as it
+        // is trimmed, and reports nothing then.
+        if (stat != null) {
+            created.accumulateAndGet(a.position, Math::max);
+            changed.run();
+        }
+    }
+
+    /** A watch sent, and ZooKeeper's answer to come. */
+    static final class Armed {
+        final long position;
+        final CompletableFuture<Stat> answer;
+
+        Armed(long position, CompletableFuture<Stat> answer) {
+            this.position = position;
+            this.answer = answer;
+        }
     }
 
     /** Notes what a cycle read: {@code last} is the last entry applied. */

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.HashSet;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32;
 import io.zkion.discovery.internal.TestSeam;
 import org.apache.curator.framework.CuratorFramework;
@@ -387,7 +388,7 @@ public final class ZkStore {
         if (names.isEmpty())
             return names;
 
-        java.util.Set<String> joining = new java.util.HashSet<>(children(paths.join));
+        Set<String> joining = new HashSet<>(children(paths.join));
         List<String> out = new ArrayList<>(names.size());
 
         for (String n : names) {
@@ -406,19 +407,29 @@ public final class ZkStore {
     }
 
     public boolean exists(String path) throws Exception {
-        ZkFaults.raise(faults.failRead(path));
-
-        return client.checkExists().forPath(path) != null;
+        return stat(path) != null;
     }
 
     /**
-     * @return The stat of {@code path}, null if it is missing. Either way {@code watcher} fires once: at its creation,
-     *      or, if it is there, when it changes or goes.
+     * Sets {@code watcher} on {@code path} without waiting for the answer (the znode's stat, null if it is missing): it
+     * fires once, at the znode's creation, or, if it is there, as it changes or goes. A request sent after this one on
+     * the session is answered after it.
      */
-    public Stat watchCreation(String path, Watcher watcher) throws Exception {
+    public CompletableFuture<Stat> watchCreation(String path, Watcher watcher) throws Exception {
         ZkFaults.raise(faults.failWatch(path));
 
-        return client.checkExists().usingWatcher(watcher).forPath(path);
+        CompletableFuture<Stat> answer = new CompletableFuture<>();
+
+        client.checkExists().usingWatcher(watcher).inBackground((c, e) -> {
+            KeeperException.Code rc = KeeperException.Code.get(e.getResultCode());
+
+            if (rc == KeeperException.Code.OK || rc == KeeperException.Code.NONODE)
+                answer.complete(e.getStat());
+            else
+                answer.completeExceptionally(KeeperException.create(rc, path));
+        }).forPath(path);
+
+        return answer;
     }
 
     /**
