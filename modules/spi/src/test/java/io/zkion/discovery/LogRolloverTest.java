@@ -129,33 +129,6 @@ public class LogRolloverTest extends ZkIonTestSupport {
     }
 
     /**
-     * A member awaiting the next entry by its name hears a rollover at once: it also watches the name of the next
-     * epoch's first entry. Without that watch it heard of the new epoch only at its next listing, up to 15 s later.
-     */
-    @Test(timeout = 180_000) public void aMemberHearsTheNextEpochAtOnce() throws Exception {
-        Ignite s1 = start("s1");
-        Ignite s2 = start("s2");
-        List<String> got = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-        ((IgniteEx)s2).context().discovery().setCustomEventListener(CustomMessageTest.Ping.class,
-            (topVer, snd, msg) -> got.add(msg.tag));
-
-        try (CuratorFramework zkc = client()) {
-            for (int i = 0; epoch(zkc) < 3; i++) {
-                int k = i + 1;
-
-                assertTrue("three rollovers in 120 pings", i < 120);
-                ((IgniteEx)s1).context().discovery().sendCustomEvent(new CustomMessageTest.Ping("p" + i));
-                await("s2 got p" + i + " in epoch " + epoch(zkc), 5_000, () -> got.size() == k);
-            }
-        }
-    }
-
-    private long epoch(CuratorFramework zkc) throws Exception {
-        return codec.decodeState(zkc.getData().forPath(root + "/state"), "state").logEpoch;
-    }
-
-    /**
      * The rollover's reply is lost after ZooKeeper applied it, and Curator's replay fails on the state's version: the
      * coordinator goes on in the new epoch instead of resigning.
      */

@@ -8,7 +8,6 @@ import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
@@ -18,7 +17,7 @@ import static org.junit.Assert.fail;
 
 /**
  * What the gap check rests on, pinned on the ZooKeeper server the tests run: the numbers of sequential children do
- * not move on deletes, and a failed multi consumes none; the listing's stat gives the next number. So {@code log/e-<seq>} numbers have no holes, and a hole a
+ * not move on deletes, and a failed multi consumes none. So {@code log/e-<seq>} numbers have no holes, and a hole a
  * node finds is an entry it missed.
  */
 public class LogSequenceFactsTest {
@@ -49,40 +48,6 @@ public class LogSequenceFactsTest {
         assertEquals(2, created());
     }
 
-    /**
-     * A member that lists the log tells from its stat that an entry it never saw was created and trimmed: the child
-     * version counts creates and deletes both, so with the children left it gives the creates, the next number.
-     */
-    @Test public void theListingsStatGivesTheNextNumber() throws Exception {
-        assertEquals(0, listedNext());
-        assertEquals(0, created());
-        assertEquals(1, created());
-        assertEquals(2, listedNext());
-
-        client.delete().forPath("/log/e-0000000000");
-        assertEquals(2, listedNext());
-        assertEquals(2, created());
-
-        client.delete().forPath("/log/e-0000000001");
-        client.delete().forPath("/log/e-0000000002");
-        Thread.sleep(100);
-
-        assertEquals(3, listedNext());
-        assertEquals(3, created());
-        assertEquals(4, listedNext());
-    }
-
-    /** The server computes the child version in an int: past 2^30 creates it wraps, and the count must not. */
-    @Test public void theCountSurvivesTheChildVersionsWrap() {
-        long creates = 2_000_000_000L;
-        Stat stat = new Stat();
-
-        stat.setCversion((int)(2 * creates - 5));
-        stat.setNumChildren(5);
-
-        assertEquals(creates, ZkPaths.createdChildren(stat));
-    }
-
     @Test public void aFailedMultiConsumesNoNumber() throws Exception {
         assertEquals(0, created());
 
@@ -98,14 +63,6 @@ public class LogSequenceFactsTest {
 
         assertEquals(1, client.getChildren().forPath("/log").size());
         assertEquals(1, created());
-    }
-
-    private long listedNext() throws Exception {
-        Stat stat = new Stat();
-
-        client.getChildren().storingStatIn(stat).forPath("/log");
-
-        return ZkPaths.createdChildren(stat);
     }
 
     private long created() throws Exception {

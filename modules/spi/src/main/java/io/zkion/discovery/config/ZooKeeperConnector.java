@@ -186,10 +186,7 @@ public final class ZooKeeperConnector {
             .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
             .zkClientConfig(cfg)
             .threadFactory(threads())
-            .runSafeService(runSafeService())
-            // No watch on /zookeeper/config: the connection string stays as configured, as with the stock SPI, and a
-            // member keeps to 3 watches (the next log entry, the next epoch's first, its elder).
-            .ensembleTracker(false);
+            .runSafeService(runSafeService());
 
         noSimulatedExpiration(b);
 

@@ -9,6 +9,7 @@ import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.ignite.IgniteLogger;
@@ -64,7 +65,20 @@ final class DiscoveryCycle {
                 return;
             }
 
-            Applied applied = watch.catchUp(member);
+            Applied applied = new Applied();
+
+            if (watch.takeLogDirty())
+                applied = member.catchUp();
+            else {
+                List<String> created = watch.drainCreated();
+                List<String> deleted = watch.drainDeleted();
+
+                if (!created.isEmpty())
+                    applied = member.catchUpCreated(created);
+
+                if (!deleted.isEmpty())
+                    member.onDeleted(deleted);
+            }
 
             if (member.excluded()) {
                 sessionLoss.onExcluded();

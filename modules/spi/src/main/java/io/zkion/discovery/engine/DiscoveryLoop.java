@@ -40,12 +40,7 @@ final class DiscoveryLoop {
 
     /** Schedules one cycle after {@code ms}. */
     void triggerAfter(long ms) {
-        try {
-            worker.schedule(this::trigger, ms, TimeUnit.MILLISECONDS);
-        }
-        catch (RejectedExecutionException ignored) {
-            // Stopping.
-        }
+        worker.schedule(this::trigger, ms, TimeUnit.MILLISECONDS);
     }
 
     /** Runs {@code r} on the discovery thread; throws {@link RejectedExecutionException} once stopped. */

@@ -1,49 +1,42 @@
 package io.zkion.discovery.engine;
 
 import io.zkion.discovery.internal.Topology;
-import io.zkion.discovery.member.Applied;
-import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.watch.PersistentWatcher;
+import org.apache.zookeeper.Watcher;
 
 /**
  * The watches on log/ and, while this node coordinates, on alive/ (the others watch one alive znode:
  * {@link ElderWatch}), and what they reported since the last cycle. Each report schedules a cycle; the cycle takes
  * what was reported.
- * <p>
- * The log is read by name as {@link NextEntryWatch} announces entries, and listed whole only when that cannot be
- * trusted or is due: at start and after a reconnection, after a rollover, when a cycle came late to an announced
- * entry (an entry after it may have been created and trimmed while no watch stood on its name), every
- * {@link #LIST_EVERY} entries or so (to forget trimmed entries, which members no longer hear of), and every
- * {@link #LIST_IDLE_MS} whatever happened (a node failed out while its session lives finds out so at the latest).
  */
 final class LogWatch {
-    /** Entries read by name between two listings of the log, at least. */
-    static final int LIST_EVERY = 64;
-
-    /** The longest a member goes without listing the log. */
-    static final long LIST_IDLE_MS = 15_000;
-
-    /** How late a cycle may come to an announced entry before it lists the log instead of reading on by name. */
-    static final long LATE_MS = 2_000;
-
     private final CuratorFramework client;
     private final ZkPaths paths;
     private final DiscoveryLoop loop;
 
-    /** Whether the next cycle must list the log whole. Cleared before listing: news meanwhile sets it again. */
+    /**
+     * What changed since the last cycle, as the watches report it: a cycle lists only what changed, which
+     * saves ZooKeeper round trips on every event. Cleared before listing, so news that arrives meanwhile
+     * sets it again and schedules another cycle.
+     */
     private volatile boolean logDirty = true;
 
+    /** Log entries the watch announced created or deleted, by name, not yet handled by a cycle. */
+    private final Queue<String> logCreated = new ConcurrentLinkedQueue<>();
+    private final Queue<String> logDeleted = new ConcurrentLinkedQueue<>();
     private volatile boolean aliveDirty = true;
     private final ElderWatch elder;
     private final AliveWatch aliveWatch;
-    private final NextEntryWatch next;
 
-    /** The position applied at the last listing, the listing's length and its time: when the next one is due. */
-    private long listedAt = -1;
-    private int listedLength;
-    private long listedNanos;
+    /** Started and closed on the discovery thread only. */
+    private PersistentWatcher logWatch;
 
     LogWatch(EngineContext ctx, DiscoveryLoop loop) {
         this.client = ctx.client();
@@ -54,53 +47,34 @@ final class LogWatch {
             aliveDirty = true;
             loop.trigger();
         });
-        this.next = new NextEntryWatch(ctx.store(), loop::trigger);
     }
 
     /** Starts the watches anew, with everything marked changed. */
     void start() {
         close();
         markAllDirty();
-        next.start();
-    }
 
-    /**
-     * Reads what the log holds past the last entry {@code member} applied: by name, or by a listing (see above).
-     *
-     * @return What was applied.
-     */
-    Applied catchUp(Member member) throws Exception {
-        Applied applied = new Applied();
+        // Recursive, so that each new entry arrives by name and a cycle reads it without listing the log first.
+        logWatch = new PersistentWatcher(client, paths.log, true);
+        logWatch.getListenable().addListener(e -> {
+            String path = e.getPath();
+            boolean entry = path != null && path.startsWith(paths.log + "/");
 
-        if (next.takeEpochTurned() || next.announcedLongerAgoThan(LATE_MS) || listingDue(member.lastPosition()))
+            if (entry && e.getType() == Watcher.Event.EventType.NodeCreated)
+                logCreated.add(path.substring(paths.log.length() + 1));
+            else if (entry && e.getType() == Watcher.Event.EventType.NodeDeleted)
+                logDeleted.add(path.substring(paths.log.length() + 1));
+            else
+                logDirty = true;
+
+            loop.trigger();
+        });
+        // Registered anew (at start, after a reconnect): what was created before is listed, not announced.
+        logWatch.getResetListenable().addListener(() -> {
             logDirty = true;
-
-        if (takeLogDirty()) {
-            applied = member.catchUp();
-            listedAt = member.lastPosition();
-            listedLength = member.entries().size();
-            listedNanos = System.nanoTime();
-            loop.triggerAfter(LIST_IDLE_MS + 100);
-        }
-
-        // The watch stands past every entry read from here on before the first is read: see NextEntryWatch.
-        long through = next.createdThrough(member.lastPosition());
-        NextEntryWatch.Armed armed = next.arm(through);
-
-        if (through > member.lastPosition() && !member.excluded())
-            applied.add(member.readThrough(through));
-
-        if (armed != null)
-            next.answered(armed);
-
-        next.readThrough(member.lastPosition());
-
-        return applied;
-    }
-
-    private boolean listingDue(long last) {
-        return last - listedAt >= Math.max(LIST_EVERY, listedLength)
-            || System.nanoTime() - listedNanos >= LIST_IDLE_MS * 1_000_000L;
+            loop.trigger();
+        });
+        logWatch.start();
     }
 
     /** Watches the names under alive/ as the coordinator, which lists it; or stops, on giving up the role. */
@@ -117,7 +91,10 @@ final class LogWatch {
     }
 
     void close() {
-        next.close();
+        if (logWatch != null)
+            logWatch.close();
+
+        logWatch = null;
         aliveWatch.close();
     }
 
@@ -138,12 +115,17 @@ final class LogWatch {
         aliveDirty = true;
     }
 
-    /** @return Whether the log must be listed whole. Cleared before listing, as alive/'s flag. */
-    private boolean takeLogDirty() {
+    /**
+     * @return Whether the log must be listed whole; if so, the entries announced are dropped with the flag.
+     *      Cleared before listing: whatever the watch announces from here is applied next, or skipped as seen.
+     */
+    boolean takeLogDirty() {
         if (!logDirty)
             return false;
 
         logDirty = false;
+        logCreated.clear();
+        logDeleted.clear();
 
         return true;
     }
@@ -156,5 +138,24 @@ final class LogWatch {
         aliveDirty = false;
 
         return true;
+    }
+
+    /** @return The log entries announced created since the last call, by name. */
+    List<String> drainCreated() {
+        return drain(logCreated);
+    }
+
+    /** @return The log entries announced deleted since the last call, by name. */
+    List<String> drainDeleted() {
+        return drain(logDeleted);
+    }
+
+    private static List<String> drain(Queue<String> q) {
+        List<String> out = new ArrayList<>();
+
+        for (String s = q.poll(); s != null; s = q.poll())
+            out.add(s);
+
+        return out;
     }
 }

@@ -357,16 +357,6 @@ public final class NodeEngine {
         return released::countDown;
     }
 
-    /** @return How many applied entries this node holds as still in the log: those it has not seen trimmed. */
-    @TestSeam
-    public int untrimmedEntriesForTest() {
-        java.util.concurrent.atomic.AtomicInteger size = new java.util.concurrent.atomic.AtomicInteger(-1);
-
-        loop.submit(() -> size.set(membership.member().entries().size())).await(10_000); // Its thread's map.
-
-        return size.get();
-    }
-
     /** @return The coordinator's parts, while this node coordinates; null otherwise. */
     @TestSeam
     public Coordinator coordinatorForTest() {

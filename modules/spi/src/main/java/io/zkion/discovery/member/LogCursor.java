@@ -22,7 +22,6 @@ import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.ignite.IgniteLogger;
 import org.apache.ignite.spi.IgniteSpiException;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * Reads {@code log/} in sequence order and hands each entry this node has not applied to the {@link EventApplier}:
@@ -53,9 +52,6 @@ final class LogCursor {
 
     /** Whether {@link #lastSeq} was set by this node's join or founding: before that, no entry is expected. */
     private boolean positioned;
-
-    /** The creation zxid of the log/ znode of this node's epoch, as last listed: a rollover creates it anew. */
-    private long logCzxid;
 
     LogCursor(ZkStore store, EventFormats formats, ControlCodec control, DiscoveryMetrics metrics, IgniteLogger log,
         EventApplier applier, UntrimmedEntries untrimmed) {
@@ -106,21 +102,14 @@ final class LogCursor {
     }
 
     List<String> sortedLog() throws Exception {
-        return sortedLog(null);
-    }
-
-    private List<String> sortedLog(Stat stat) throws Exception {
-        List<String> names = new ArrayList<>(store.children(paths.log, stat));
+        List<String> names = new ArrayList<>(store.children(paths.log));
 
         names.sort((a, b) -> Long.compare(ZkPaths.sequence(a), ZkPaths.sequence(b)));
 
         return names;
     }
 
-    /**
-     * Reads and applies every entry below sequence {@code bound}, then forgets entries that were trimmed. With no
-     * bound, also fails if an entry after the last one listed was created and is gone: trimmed unread.
-     */
+    /** Reads and applies every entry below sequence {@code bound}, then forgets entries that were trimmed. */
     Applied catchUpBefore(long bound) throws Exception {
         Applied total = new Applied();
 
@@ -129,8 +118,7 @@ final class LogCursor {
         if (bound == lastSeq + 1)
             return total;
 
-        Stat stat = bound == Long.MAX_VALUE ? new Stat() : null;
-        List<String> names = sortedLog(stat);
+        List<String> names = sortedLog();
         Set<Long> present = new HashSet<>();
 
         for (String name : names) {
@@ -144,71 +132,29 @@ final class LogCursor {
 
         untrimmed.forgetAllBut(present);
 
-        if (stat != null)
-            requireNoneGoneAfter(names, stat);
-
         return total;
     }
 
     /**
-     * Fails if the log's sequence counter, as listed, is past the entry after the last one applied while the listing held no
-     * such entry: it was created and trimmed before this node read it, and no entry after it is left to show the hole
-     * (a node failed out while its session lives, and the log trimmed empty since). A listing in another epoch than
-     * this node's leaves that to the epoch's first entry ({@link #requireNext}).
+     * Applies the entries the log watch reported created, without listing the log: ZooKeeper delivers a persistent
+     * watch's events in order and without loss while the watch stands, and a reset of the watch lists the log again.
      */
-    private void requireNoneGoneAfter(List<String> names, Stat stat) throws Exception {
-        // Entries numbered below it were created.
-        long counter = ZkPaths.createdChildren(stat);
-
-        if (!positioned || applier.excluded() || counter == 0)
-            return;
-
-        long epoch;
-
-        if (!names.isEmpty())
-            epoch = ZkPaths.epochOf(ZkPaths.sequence(names.get(names.size() - 1)));
-        else if (stat.getCzxid() == logCzxid)
-            epoch = ZkPaths.epochOf(lastSeq); // The log/ this node listed in its epoch before: no rollover since.
-        else {
-            // Created anew since (a rollover), or not listed before: the state names its epoch, if it was read while
-            // log/ was still the one listed (a rollover replaces both in one commit).
-            epoch = stateEpoch();
-
-            Stat now = store.stat(paths.log);
-
-            if (now == null || now.getCzxid() != stat.getCzxid())
-                return;
-        }
-
-        if (epoch == ZkPaths.epochOf(lastSeq)) {
-            if (counter > ZkPaths.sequenceOf(lastSeq) + 1)
-                throw LogGapException.goneBeforeRead(paths.logEntry(lastSeq + 1));
-
-            logCzxid = stat.getCzxid();
-        }
-        else if (names.isEmpty() && epoch > ZkPaths.epochOf(lastSeq)) // A later epoch trimmed empty, none read here.
-            throw LogGapException.goneBeforeRead(paths.logEntry(ZkPaths.position(epoch, 0)));
-    }
-
-    /** @return The log epoch the cluster state names, or -1 if it cannot be read. */
-    private long stateEpoch() throws Exception {
-        byte[] data = store.read(paths.state);
-
-        return data == null ? -1 : control.decodeState(data, paths.state).logEpoch;
-    }
-
-    /**
-     * Applies the entries after the last one applied up to position {@code through}, by name, without listing the
-     * log: the watch announced them, or found them there ({@code NextEntryWatch}). One that is gone was trimmed past
-     * this node.
-     */
-    Applied readThrough(long through) throws Exception {
+    Applied catchUpCreated(List<String> created) throws Exception {
         Applied total = new Applied();
+        List<String> names = new ArrayList<>(created);
 
-        while (lastSeq < through && !applier.excluded())
-            total.add(readAndApply(ZkPaths.entryName(lastSeq + 1), lastSeq + 1));
+        names.sort((a, b) -> Long.compare(ZkPaths.sequence(a), ZkPaths.sequence(b)));
+
+        for (String name : names)
+            total.add(readAndApply(name, ZkPaths.sequence(name)));
 
         return total;
+    }
+
+    /** Forgets entries the log watch reported deleted: the coordinator trimmed them once every node had them. */
+    void onDeleted(List<String> deleted) {
+        for (String name : deleted)
+            untrimmed.forget(ZkPaths.sequence(name));
     }
 
     /**
@@ -276,16 +222,8 @@ final class LogCursor {
      */
     List<OlderEntries.Older> olderEntries() throws Exception {
         List<OlderEntries.Older> out = new ArrayList<>();
-        List<String> names = sortedLog();
-        Set<Long> present = new HashSet<>();
 
-        for (String name : names)
-            present.add(ZkPaths.sequence(name));
-
-        // A member hears no trims: those since its last listing go now, before the new coordinator trims them again.
-        untrimmed.forgetAllBut(present);
-
-        for (String name : names) {
+        for (String name : sortedLog()) {
             long seq = ZkPaths.sequence(name);
 
             if (seq > lastSeq || untrimmed.contains(seq))

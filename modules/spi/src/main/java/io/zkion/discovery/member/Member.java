@@ -99,9 +99,14 @@ public final class Member {
         return cursor.catchUpBefore(bound);
     }
 
-    /** Applies the entries after the last one applied up to position {@code through}, by name, without listing. */
-    public Applied readThrough(long through) throws Exception {
-        return cursor.readThrough(through);
+    /** Applies the entries the log watch reported created, without listing the log. */
+    public Applied catchUpCreated(List<String> created) throws Exception {
+        return cursor.catchUpCreated(created);
+    }
+
+    /** Forgets entries the log watch reported deleted: the coordinator trimmed them once every node had them. */
+    public void onDeleted(List<String> deleted) {
+        cursor.onDeleted(deleted);
     }
 
     /**

@@ -2,11 +2,8 @@ package io.zkion.discovery.zk;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.UUID;
-import java.util.zip.CRC32;
 
 /**
  * The small znode that stands for a payload split into parts: how many parts, the total size and a CRC32,
@@ -61,52 +58,6 @@ final class PartsManifest {
             throw new ZkDataException(path + " is a corrupt parts manifest: " + m.count + " parts, " + m.totalSize + " bytes");
 
         return m;
-    }
-
-    /** Reads one part of a manifest's payload. */
-    interface PartReader {
-        byte[] read(String path, PartsManifest m, int k) throws Exception;
-    }
-
-    /**
-     * @return The payload of the manifest at {@code path}: its parts read in order, their size and CRC32 checked
-     *      against this manifest's.
-     */
-    byte[] assemble(String path, PartReader reader) throws Exception {
-        // Sized by the parts read, not by the manifest: a corrupt one may declare 2 GB over a few bytes of parts.
-        List<byte[]> parts = new ArrayList<>();
-        long pos = 0;
-
-        for (int k = 0; k < count; k++) {
-            byte[] part = reader.read(path, this, k);
-
-            pos += part.length;
-
-            if (pos > totalSize)
-                throw new ZkDataException(path + ": its parts add up to more than the " + totalSize + " bytes it declares");
-
-            parts.add(part);
-        }
-
-        if (pos != totalSize)
-            throw new ZkDataException(path + ": its parts add up to " + pos + " bytes, it declares " + totalSize);
-
-        byte[] out = new byte[totalSize];
-        int at = 0;
-
-        for (byte[] part : parts) {
-            System.arraycopy(part, 0, out, at, part.length);
-            at += part.length;
-        }
-
-        CRC32 crc = new CRC32();
-
-        crc.update(out);
-
-        if (crc.getValue() != crc32)
-            throw new ZkDataException(path + ": the CRC32 of its " + count + " parts does not match its manifest");
-
-        return out;
     }
 
     String partPath(ZkPaths paths, int k) {

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.UUID;
-import org.apache.zookeeper.data.Stat;
 
 /**
  * Where everything lives under the root. The layout, in one place:
@@ -204,16 +203,6 @@ public final class ZkPaths {
             throw new ZkDataException(name + ": log epoch " + epoch + " is outside 0.." + ((1L << 20) - 1));
 
         return position(epoch, seq);
-    }
-
-    /**
-     * @return How many sequential children {@code parent}, as its stat was read, has had created: the number of the
-     *      next. Its child version counts creates and deletes both, so the children it has give the creates
-     *      ({@code LogSequenceFactsTest}).
-     */
-    public static long createdChildren(Stat parent) {
-        // Unsigned: the server computes the child version in an int, which wraps past 2^30 creates.
-        return Integer.toUnsignedLong(parent.getCversion() + parent.getNumChildren()) >>> 1;
     }
 
     /** @return The position of the entry numbered {@code seq} in log epoch {@code epoch}. */

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.HashSet;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.zip.CRC32;
 import io.zkion.discovery.internal.TestSeam;
 import org.apache.curator.framework.CuratorFramework;
@@ -209,19 +208,8 @@ public final class ZkStore {
         if (raw == null)
             return null;
 
-        return PartsManifest.isManifest(raw) ? new Payload(PartsManifest.decode(raw, path).assemble(path, this::partData), raw)
+        return PartsManifest.isManifest(raw) ? new Payload(assemble(path, PartsManifest.decode(raw, path)), raw)
             : new Payload(raw, null);
-    }
-
-    /** @return The data of part {@code k} of {@code m}; fails naming {@code path} if it is missing. */
-    private byte[] partData(String path, PartsManifest m, int k) throws Exception {
-        try {
-            return client.getData().forPath(m.partPath(paths, k));
-        }
-        catch (KeeperException.NoNodeException e) {
-            throw new ZkDataException(path + " names " + m.count + " parts, but part " + k + " ("
-                + m.partPath(paths, k) + ") is missing");
-        }
     }
 
     /**
@@ -250,6 +238,51 @@ public final class ZkStore {
         Payload p = payloadOf(path, rawData(path, stat));
 
         return p == null ? null : p.data;
+    }
+
+    private byte[] assemble(String path, PartsManifest m) throws Exception {
+        // Sized by the parts read, not by the manifest: a corrupt one may declare 2 GB over a few bytes of parts.
+        List<byte[]> parts = new ArrayList<>();
+        long pos = 0;
+
+        for (int k = 0; k < m.count; k++) {
+            byte[] part;
+
+            try {
+                part = client.getData().forPath(m.partPath(paths, k));
+            }
+            catch (KeeperException.NoNodeException e) {
+                throw new ZkDataException(path + " names " + m.count + " parts, but part " + k + " ("
+                    + m.partPath(paths, k) + ") is missing");
+            }
+
+            pos += part.length;
+
+            if (pos > m.totalSize)
+                throw new ZkDataException(path + ": its parts add up to more than the " + m.totalSize + " bytes it declares");
+
+            parts.add(part);
+        }
+
+        if (pos != m.totalSize)
+            throw new ZkDataException(path + ": its parts add up to " + pos + " bytes, it declares " + m.totalSize);
+
+        byte[] out = new byte[m.totalSize];
+        int at = 0;
+
+        for (byte[] part : parts) {
+            System.arraycopy(part, 0, out, at, part.length);
+            at += part.length;
+        }
+
+        CRC32 crc = new CRC32();
+
+        crc.update(out);
+
+        if (crc.getValue() != m.crc32)
+            throw new ZkDataException(path + ": the CRC32 of its " + m.count + " parts does not match its manifest");
+
+        return out;
     }
 
     /** @return Ops that delete {@code path} and, if {@code data} (what it held) is a manifest, its parts. */
@@ -362,16 +395,10 @@ public final class ZkStore {
     }
 
     public List<String> children(String path) throws Exception {
-        return children(path, null);
-    }
-
-    /** @return The names under {@code path}, its stat stored in {@code stat} (if given) as of the same moment. */
-    public List<String> children(String path, Stat stat) throws Exception {
         ZkFaults.raise(faults.failListing(path));
 
         try {
-            return stat == null ? client.getChildren().forPath(path)
-                : client.getChildren().storingStatIn(stat).forPath(path);
+            return client.getChildren().forPath(path);
         }
         catch (KeeperException.NoNodeException e) {
             return Collections.emptyList();
@@ -388,7 +415,7 @@ public final class ZkStore {
         if (names.isEmpty())
             return names;
 
-        Set<String> joining = new HashSet<>(children(paths.join));
+        java.util.Set<String> joining = new java.util.HashSet<>(children(paths.join));
         List<String> out = new ArrayList<>(names.size());
 
         for (String n : names) {
@@ -399,37 +426,10 @@ public final class ZkStore {
         return out;
     }
 
-    /** @return The stat of {@code path}, null if it is missing. */
-    public Stat stat(String path) throws Exception {
+    public boolean exists(String path) throws Exception {
         ZkFaults.raise(faults.failRead(path));
 
-        return client.checkExists().forPath(path);
-    }
-
-    public boolean exists(String path) throws Exception {
-        return stat(path) != null;
-    }
-
-    /**
-     * Sets {@code watcher} on {@code path} without waiting for the answer (the znode's stat, null if it is missing): it
-     * fires once, at the znode's creation, or, if it is there, as it changes or goes. A request sent after this one on
-     * the session is answered after it.
-     */
-    public CompletableFuture<Stat> watchCreation(String path, Watcher watcher) throws Exception {
-        ZkFaults.raise(faults.failWatch(path));
-
-        CompletableFuture<Stat> answer = new CompletableFuture<>();
-
-        client.checkExists().usingWatcher(watcher).inBackground((c, e) -> {
-            KeeperException.Code rc = KeeperException.Code.get(e.getResultCode());
-
-            if (rc == KeeperException.Code.OK || rc == KeeperException.Code.NONODE)
-                answer.complete(e.getStat());
-            else
-                answer.completeExceptionally(KeeperException.create(rc, path));
-        }).forPath(path);
-
-        return answer;
+        return client.checkExists().forPath(path) != null;
     }
 
     /**
