@@ -103,15 +103,17 @@ final class JvmTally {
         Receipt r = m.computeIfAbsent(id, k -> new Receipt());
 
         r.last.accumulateAndGet(now, Math::max);
+        r.first.accumulateAndGet(now, Math::min);
 
         if (r.count.incrementAndGet() == members.get()) {
             m.remove(id);
-            out.accept("@" + prefix + what + " " + id + " " + r.last.get());
+            out.accept("@" + prefix + what + " " + id + " " + r.last.get() + " " + r.first.get());
         }
     }
 
     private static final class Receipt {
         final AtomicInteger count = new AtomicInteger();
         final AtomicLong last = new AtomicLong();
+        final AtomicLong first = new AtomicLong(Long.MAX_VALUE);
     }
 }

@@ -55,7 +55,7 @@ final class MemberProcess implements AutoCloseable {
                 StandardCharsets.UTF_8))) {
                 for (String line; (line = r.readLine()) != null; ) {
                     // The JVM's own lines (a flight recording's notice) are not replies.
-                    if (line.startsWith("@") && !receipts.offer(line))
+                    if (line.startsWith("@") && !receipts.offer(name, line))
                         replies.add(line);
                 }
             }

@@ -16,10 +16,14 @@ final class Receipts {
     void expectJvms(int jvms) {
         this.jvms = jvms;
         seen.clear();
+        spreads.clear();
     }
 
-    /** @return Whether the line was a receipt. */
-    boolean offer(String line) {
+    /** Each JVM's first and last receipt of a message, by the receipt's key: where the wait for the last went. */
+    private final Map<String, Map<String, long[]>> spreads = new ConcurrentHashMap<>();
+
+    /** @return Whether the line, from JVM {@code jvm}, was a receipt. */
+    boolean offer(String jvm, String line) {
         String[] p = line.split(" ");
 
         if (!p[0].equals("@got") && !p[0].equals("@acked") && !p[0].equals("@fgot"))
@@ -27,6 +31,9 @@ final class Receipts {
 
         String key = p[0] + " " + p[1];
         long t = Long.parseLong(p[2]);
+
+        if (p.length > 3 && p[0].equals("@got"))
+            spreads.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).put(jvm, new long[] {t, Long.parseLong(p[3])});
 
         synchronized (this) {
             long[] v = seen.computeIfAbsent(key, k -> new long[2]);
@@ -37,6 +44,13 @@ final class Receipts {
         }
 
         return true;
+    }
+
+    /** @return Each JVM's last and first receipt (wall-clock micros) of {@code kind} {@code id}, by JVM; forgotten. */
+    Map<String, long[]> spread(String kind, long id) {
+        Map<String, long[]> s = spreads.remove("@" + kind + " " + id);
+
+        return s == null ? Map.of() : s;
     }
 
     /**

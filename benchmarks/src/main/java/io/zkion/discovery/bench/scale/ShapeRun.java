@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.chaos.Percentiles;
 import io.zkion.discovery.chaos.ZkEnsemble;
@@ -200,6 +201,10 @@ final class ShapeRun {
         List<Long> acked = new ArrayList<>();
         long cpu0 = Long.parseLong(c.crd.call("cpu", "cpu", 10_000)[1]);
 
+        Map<String, List<Long>> jvmLast = new TreeMap<>();
+        Map<String, List<Long>> jvmFirst = new TreeMap<>();
+        Map<String, Integer> lastJvm = new TreeMap<>();
+
         for (int i = 0; i < settings.messages; i++) {
             boolean ack = i % 10 == 9; // A tenth need Ignite's ack, as its exchange and metastorage messages do.
             long[] t = c.deliver(++id, ack);
@@ -208,7 +213,16 @@ final class ShapeRun {
 
             if (ack)
                 acked.add(t[1]);
+            else
+                spread(c.lastSpread, jvmLast, jvmFirst, lastJvm);
         }
+
+        // Where a plain message's wait for its last member goes: each JVM's last and first member, and which JVM was
+        // last how often (members share a JVM's 2 cores with the others, and with ZooKeeper's servers).
+        res.put("customJvmLastP50Ms", percentiles(jvmLast, 50));
+        res.put("customJvmLastP99Ms", percentiles(jvmLast, 99));
+        res.put("customJvmFirstP50Ms", percentiles(jvmFirst, 50));
+        res.put("customLastJvm", lastJvm);
 
         long cpu1 = Long.parseLong(c.crd.call("cpu", "cpu", 10_000)[1]);
         int events = settings.messages + acked.size();
@@ -219,6 +233,30 @@ final class ShapeRun {
         res.put("ackedCustomP50Ms", ms(Percentiles.of(acked, 50)));
         res.put("ackedCustomP99Ms", ms(Percentiles.of(acked, 99)));
         res.put("coordinatorCpuMsPerEvent", Math.round((cpu1 - cpu0) / 1e4 / events) / 100.0);
+    }
+
+    private static void spread(Map<String, long[]> s, Map<String, List<Long>> last, Map<String, List<Long>> first,
+        Map<String, Integer> lastJvm) {
+        String slowest = null;
+
+        for (Map.Entry<String, long[]> e : s.entrySet()) {
+            last.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()[0]);
+            first.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue()[1]);
+
+            if (slowest == null || e.getValue()[0] > s.get(slowest)[0])
+                slowest = e.getKey();
+        }
+
+        if (slowest != null)
+            lastJvm.merge(slowest, 1, Integer::sum);
+    }
+
+    private static Map<String, Double> percentiles(Map<String, List<Long>> byJvm, int p) {
+        Map<String, Double> out = new TreeMap<>();
+
+        byJvm.forEach((jvm, l) -> out.put(jvm, ms(Percentiles.of(l, p))));
+
+        return out;
     }
 
     /**

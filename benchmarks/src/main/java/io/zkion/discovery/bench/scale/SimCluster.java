@@ -1,6 +1,7 @@
 package io.zkion.discovery.bench.scale;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,6 +25,8 @@ final class SimCluster implements AutoCloseable {
     MemberProcess bulk;
     /** Members of the shape that are alive now. */
     int members;
+    /** Micros from the last {@link #deliver}'s send until each JVM's last and first member had it, by JVM. */
+    Map<String, long[]> lastSpread = Map.of();
 
     SimCluster(JvmLayout layout, int clusterSize, String connect, String root, ScaleSettings s) throws Exception {
         this.settings = s;
@@ -123,8 +126,14 @@ final class SimCluster implements AutoCloseable {
         long got = receipts.await("got", id, settings.stepTimeoutMs);
         long acked = ack ? receipts.await("acked", id, settings.stepTimeoutMs) : got;
 
+        lastSpread = new LinkedHashMap<>();
+
+        for (Map.Entry<String, long[]> e : receipts.spread("got", id).entrySet())
+            lastSpread.put(e.getKey(), new long[] {e.getValue()[0] - sent, e.getValue()[1] - sent});
+
         return new long[] {got - sent, acked - sent};
     }
+
 
     /** @return The lowest and highest topology version any member has. */
     long[] topVerRange() throws Exception {
