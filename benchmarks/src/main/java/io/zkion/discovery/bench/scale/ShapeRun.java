@@ -201,6 +201,8 @@ final class ShapeRun {
         List<Long> acked = new ArrayList<>();
         long cpu0 = Long.parseLong(c.crd.call("cpu", "cpu", 10_000)[1]);
 
+        List<Long> plain = new ArrayList<>();
+        List<Long> ackedGot = new ArrayList<>();
         Map<String, List<Long>> jvmLast = new TreeMap<>();
         Map<String, List<Long>> jvmFirst = new TreeMap<>();
         Map<String, Integer> lastJvm = new TreeMap<>();
@@ -211,11 +213,22 @@ final class ShapeRun {
 
             lat.add(t[0]);
 
-            if (ack)
+            if (ack) {
                 acked.add(t[1]);
-            else
+                ackedGot.add(t[0]);
+            }
+            else {
+                plain.add(t[0]);
                 spread(c.lastSpread, jvmLast, jvmFirst, lastJvm);
+            }
         }
+
+        // The figures above take every message's delivery; a message awaiting acks is delivered slower (its ack is
+        // due at once from every member), so the plain ones, and those, apart too.
+        res.put("plainCustomP50Ms", ms(Percentiles.of(plain, 50)));
+        res.put("plainCustomP99Ms", ms(Percentiles.of(plain, 99)));
+        res.put("ackedCustomDeliveredP50Ms", ms(Percentiles.of(ackedGot, 50)));
+        res.put("ackedCustomDeliveredP99Ms", ms(Percentiles.of(ackedGot, 99)));
 
         // Where a plain message's wait for its last member goes: each JVM's last and first member, and which JVM was
         // last how often (members share a JVM's 2 cores with the others, and with ZooKeeper's servers).
