@@ -201,7 +201,7 @@ final class ShapeRun {
         List<Long> acked = new ArrayList<>();
         long cpu0 = Long.parseLong(c.crd.call("cpu", "cpu", 10_000)[1]);
 
-        List<Long> plain = new ArrayList<>();
+        List<Long> plainLat = new ArrayList<>();
         List<Long> ackedGot = new ArrayList<>();
         Map<String, List<Long>> jvmLast = new TreeMap<>();
         Map<String, List<Long>> jvmFirst = new TreeMap<>();
@@ -218,15 +218,14 @@ final class ShapeRun {
                 ackedGot.add(t[0]);
             }
             else {
-                plain.add(t[0]);
+                plainLat.add(t[0]);
                 spread(c.lastSpread, jvmLast, jvmFirst, lastJvm);
             }
         }
 
-        // The figures above take every message's delivery; a message awaiting acks is delivered slower (its ack is
-        // due at once from every member), so the plain ones, and those, apart too.
-        res.put("plainCustomP50Ms", ms(Percentiles.of(plain, 50)));
-        res.put("plainCustomP99Ms", ms(Percentiles.of(plain, 99)));
+        // The figures above take every message's delivery, those awaiting acks among them: each kind apart too.
+        res.put("plainCustomP50Ms", ms(Percentiles.of(plainLat, 50)));
+        res.put("plainCustomP99Ms", ms(Percentiles.of(plainLat, 99)));
         res.put("ackedCustomDeliveredP50Ms", ms(Percentiles.of(ackedGot, 50)));
         res.put("ackedCustomDeliveredP99Ms", ms(Percentiles.of(ackedGot, 99)));
 
