@@ -134,7 +134,6 @@ final class SimCluster implements AutoCloseable {
         return new long[] {got - sent, acked - sent};
     }
 
-
     /** @return The lowest and highest topology version any member has. */
     long[] topVerRange() throws Exception {
         long min = Long.MAX_VALUE;
