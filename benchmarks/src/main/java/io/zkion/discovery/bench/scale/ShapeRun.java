@@ -230,7 +230,7 @@ final class ShapeRun {
         res.put("ackedCustomDeliveredP99Ms", ms(Percentiles.of(ackedGot, 99)));
 
         // Where a plain message's wait for its last member goes: each JVM's last and first member, and which JVM was
-        // last how often (members share a JVM's 2 cores with the others, and with ZooKeeper's servers).
+        // last how often (every JVM shares the machine's cores with the others, and with ZooKeeper's servers).
         res.put("customJvmLastP50Ms", percentiles(jvmLast, 50));
         res.put("customJvmLastP99Ms", percentiles(jvmLast, 99));
         res.put("customJvmFirstP50Ms", percentiles(jvmFirst, 50));
