@@ -206,6 +206,7 @@ final class ShapeRun {
         Map<String, List<Long>> jvmLast = new TreeMap<>();
         Map<String, List<Long>> jvmFirst = new TreeMap<>();
         Map<String, Integer> lastJvm = new TreeMap<>();
+        AckTrace trace = AckTrace.ON ? new AckTrace(admin, root) : null;
 
         for (int i = 0; i < settings.messages; i++) {
             boolean ack = i % 10 == 9; // A tenth need Ignite's ack, as its exchange and metastorage messages do.
@@ -216,6 +217,9 @@ final class ShapeRun {
             if (ack) {
                 acked.add(t[1]);
                 ackedGot.add(t[0]);
+
+                if (trace != null)
+                    trace.trace(c.lastSent, t);
             }
             else {
                 plainLat.add(t[0]);
@@ -228,6 +232,9 @@ final class ShapeRun {
         res.put("plainCustomP99Ms", ms(Percentiles.of(plainLat, 99)));
         res.put("ackedCustomDeliveredP50Ms", ms(Percentiles.of(ackedGot, 50)));
         res.put("ackedCustomDeliveredP99Ms", ms(Percentiles.of(ackedGot, 99)));
+
+        if (trace != null)
+            res.put("ackedCustomTraceP50Ms", trace.medians());
 
         // Where a plain message's wait for its last member goes: each JVM's last and first member, and which JVM was
         // last how often (every JVM shares the machine's cores with the others, and with ZooKeeper's servers).

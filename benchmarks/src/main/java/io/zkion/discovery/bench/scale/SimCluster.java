@@ -28,6 +28,9 @@ final class SimCluster implements AutoCloseable {
     /** Micros from the last {@link #deliver}'s send until each JVM's last and first member had it, by JVM. */
     Map<String, long[]> lastSpread = Map.of();
 
+    /** When the last {@link #deliver} sent its message (wall-clock micros). */
+    long lastSent;
+
     SimCluster(JvmLayout layout, int clusterSize, String connect, String root, ScaleSettings s) throws Exception {
         this.settings = s;
         this.root = root;
@@ -123,6 +126,8 @@ final class SimCluster implements AutoCloseable {
      */
     long[] deliver(long id, boolean ack) throws Exception {
         long sent = Long.parseLong(bulk.call("send " + id + " " + (ack ? 1 : 0), "sent", 60_000)[2]);
+
+        lastSent = sent;
         long got = receipts.await("got", id, settings.stepTimeoutMs);
         long acked = ack ? receipts.await("acked", id, settings.stepTimeoutMs) : got;
 
