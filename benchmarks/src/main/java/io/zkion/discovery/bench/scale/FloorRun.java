@@ -82,6 +82,8 @@ final class FloorRun {
                 m.call("floor-watch " + fanout, "floor-watching", 60_000);
 
             List<Long> lat = new ArrayList<>();
+            long cpu0 = MemberProcess.cpuOf(jvms);
+            long zkCpu0 = zk.cpuNanos();
 
             for (int seq = 1; seq <= settings.messages; seq++) {
                 byte[] data = payload(seq);
@@ -90,6 +92,10 @@ final class FloorRun {
                 admin.setData().forPath(fanout, data);
                 lat.add(receipts.await("fgot", seq, settings.stepTimeoutMs) - t);
             }
+
+            res.put("customFloorCpuUsPerDelivery",
+                ShapeRun.round((MemberProcess.cpuOf(jvms) - cpu0) / 1e3 / settings.messages / shape.members()));
+            res.put("customFloorZkCpuMsPerMessage", ShapeRun.round((zk.cpuNanos() - zkCpu0) / 1e6 / settings.messages));
 
             res.put("customFloorP50Ms", ShapeRun.ms(Percentiles.of(lat, 50)));
             res.put("customFloorP99Ms", ShapeRun.ms(Percentiles.of(lat, 99)));

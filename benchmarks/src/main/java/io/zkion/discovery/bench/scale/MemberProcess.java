@@ -107,6 +107,16 @@ final class MemberProcess implements AutoCloseable {
     }
 
     /** Kills the JVM as {@code kill -9} does; returns once it is gone. */
+    /** @return The CPU time of {@code jvms}, summed, in ns. */
+    static long cpuOf(List<MemberProcess> jvms) throws Exception {
+        long sum = 0;
+
+        for (MemberProcess m : jvms)
+            sum += Long.parseLong(m.call("cpu", "cpu", 10_000)[1]);
+
+        return sum;
+    }
+
     void kill() throws InterruptedException {
         proc.destroyForcibly();
         proc.waitFor();

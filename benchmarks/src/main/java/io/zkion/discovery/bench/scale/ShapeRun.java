@@ -82,8 +82,8 @@ final class ShapeRun {
 
     private void joinStorm() throws Exception {
         List<MemberProcess> rest = c.jvms.subList(1, c.jvms.size());
-        long cpu0 = cpuOf(rest);
-        long crdCpu0 = cpuOf(List.of(c.crd));
+        long cpu0 = MemberProcess.cpuOf(rest);
+        long crdCpu0 = MemberProcess.cpuOf(List.of(c.crd));
         long zkCpu0 = zk.cpuNanos();
         ZkCounters c0 = ZkCounters.read(zk);
         long t0 = JvmTally.nowMicros();
@@ -107,24 +107,14 @@ final class ShapeRun {
 
         res.put("joinStormMs", ms(last - t0));
         // What carries over to a cluster of separate machines: each member's own CPU for the whole storm.
-        res.put("stormCpuMsPerMember", Math.round((cpuOf(rest) - cpu0) / 1e4 / (c.members - 1)) / 100.0);
+        res.put("stormCpuMsPerMember", Math.round((MemberProcess.cpuOf(rest) - cpu0) / 1e4 / (c.members - 1)) / 100.0);
         // Where the machine's CPU went in the storm: the members, the coordinator (every join passes it), the servers.
-        res.put("stormCoordinatorCpuMs", Math.round((cpuOf(List.of(c.crd)) - crdCpu0) / 1e6));
+        res.put("stormCoordinatorCpuMs", Math.round((MemberProcess.cpuOf(List.of(c.crd)) - crdCpu0) / 1e6));
         res.put("stormZkServersCpuMs", Math.round((zk.cpuNanos() - zkCpu0) / 1e6));
         res.put("stormZkCounters", d);
         res.put("stormZkRequests", d.getOrDefault("zk_packets_received", 0d).longValue());
         res.put("stormZkMBytesOut", round(ZkCounters.bytesOut(d) / 1e6));
         res.put("joinStormTopVer", v[0] == v[1] ? (Object)v[0] : v[0] + ".." + v[1]);
-    }
-
-    /** @return The CPU time of {@code jvms}, summed, in ns. */
-    private static long cpuOf(List<MemberProcess> jvms) throws Exception {
-        long sum = 0;
-
-        for (MemberProcess m : jvms)
-            sum += Long.parseLong(m.call("cpu", "cpu", 10_000)[1]);
-
-        return sum;
     }
 
     private void oneMoreJoin() throws Exception {
@@ -170,6 +160,8 @@ final class ShapeRun {
 
         res.put("plainStream", plain);
         ZkCounters c0 = ZkCounters.read(zk);
+        long streamCpu0 = MemberProcess.cpuOf(c.jvms);
+        long streamZkCpu0 = zk.cpuNanos();
         long id = 0;
 
         for (int i = 0; i < plain; i++) {
@@ -178,6 +170,11 @@ final class ShapeRun {
             if (!res.containsKey("customEntryBytes"))
                 entryBytes();
         }
+
+        // What one delivery costs: every member JVM's CPU over the stream, a member and a message at a time, and the
+        // servers' for each message; the floor's fan-out is weighed so too (FloorRun).
+        res.put("customCpuUsPerDelivery", round((MemberProcess.cpuOf(c.jvms) - streamCpu0) / 1e3 / plain / c.members));
+        res.put("customZkCpuMsPerMessage", round((zk.cpuNanos() - streamZkCpu0) / 1e6 / plain));
 
         // Until every member acked them and the coordinator trimmed them: their acks and trims count too.
         long trimmedMs = awaitTrimmed();
