@@ -83,6 +83,7 @@ final class FloorRun {
 
             List<Long> lat = new ArrayList<>();
             long cpu0 = MemberProcess.cpuOf(jvms);
+            Map<String, Long> threads0 = MemberProcess.cpuByThread(jvms);
             long zkCpu0 = zk.cpuNanos();
 
             for (int seq = 1; seq <= settings.messages; seq++) {
@@ -95,6 +96,8 @@ final class FloorRun {
 
             res.put("customFloorCpuUsPerDelivery",
                 ShapeRun.round((MemberProcess.cpuOf(jvms) - cpu0) / 1e3 / settings.messages / shape.members()));
+            res.put("customFloorCpuUsPerDeliveryByThread", MemberProcess.perDelivery(threads0,
+                MemberProcess.cpuByThread(jvms), (long)settings.messages * shape.members()));
             res.put("customFloorZkCpuMsPerMessage", ShapeRun.round((zk.cpuNanos() - zkCpu0) / 1e6 / settings.messages));
 
             res.put("customFloorP50Ms", ShapeRun.ms(Percentiles.of(lat, 50)));

@@ -122,6 +122,9 @@ public final class MemberJvm {
                 reply("@cpu " + ((com.sun.management.OperatingSystemMXBean)ManagementFactory
                     .getOperatingSystemMXBean()).getProcessCpuTime());
                 break;
+            case "cpu-threads":
+                reply("@cpu-threads " + ThreadCpu.byKind());
+                break;
             case "floor-join":
                 reply("@floor-joined " + floor.joinStorm(Integer.parseInt(c[1]), Integer.parseInt(c[2]),
                     Files.readAllBytes(Paths.get(c[3])), c[4], 600_000));

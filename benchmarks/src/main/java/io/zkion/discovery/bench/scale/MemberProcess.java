@@ -9,6 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -115,6 +117,25 @@ final class MemberProcess implements AutoCloseable {
             sum += Long.parseLong(m.call("cpu", "cpu", 10_000)[1]);
 
         return sum;
+    }
+
+    /** @return The CPU time of {@code jvms} by kind of thread ({@link ThreadCpu}), summed, in ns. */
+    static Map<String, Long> cpuByThread(List<MemberProcess> jvms) throws Exception {
+        Map<String, Long> sum = new TreeMap<>();
+
+        for (MemberProcess m : jvms)
+            ThreadCpu.parse(m.call("cpu-threads", "cpu-threads", 10_000)[1], sum);
+
+        return sum;
+    }
+
+    /** @return Micros of CPU per delivery, by kind of thread, from {@code before} to {@code after}. */
+    static Map<String, Double> perDelivery(Map<String, Long> before, Map<String, Long> after, long deliveries) {
+        Map<String, Double> out = new TreeMap<>();
+
+        after.forEach((k, v) -> out.put(k, ShapeRun.round((v - before.getOrDefault(k, 0L)) / 1e3 / deliveries)));
+
+        return out;
     }
 
     void kill() throws InterruptedException {

@@ -161,6 +161,7 @@ final class ShapeRun {
         res.put("plainStream", plain);
         ZkCounters c0 = ZkCounters.read(zk);
         long streamCpu0 = MemberProcess.cpuOf(c.jvms);
+        Map<String, Long> threads0 = MemberProcess.cpuByThread(c.jvms);
         long streamZkCpu0 = zk.cpuNanos();
         long id = 0;
 
@@ -174,6 +175,8 @@ final class ShapeRun {
         // What one delivery costs: every member JVM's CPU over the stream, a member and a message at a time, and the
         // servers' for each message; the floor's fan-out is weighed so too (FloorRun).
         res.put("customCpuUsPerDelivery", round((MemberProcess.cpuOf(c.jvms) - streamCpu0) / 1e3 / plain / c.members));
+        res.put("customCpuUsPerDeliveryByThread",
+            MemberProcess.perDelivery(threads0, MemberProcess.cpuByThread(c.jvms), (long)plain * c.members));
         res.put("customZkCpuMsPerMessage", round((zk.cpuNanos() - streamZkCpu0) / 1e6 / plain));
 
         // Until every member acked them and the coordinator trimmed them: their acks and trims count too.
