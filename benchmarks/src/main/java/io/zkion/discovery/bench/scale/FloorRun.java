@@ -66,6 +66,8 @@ final class FloorRun {
 
             receipts.expectJvms(n);
 
+            long stormCpu0 = MemberProcess.cpuOf(jvms);
+            Map<String, Long> stormThreads0 = MemberProcess.cpuByThread(jvms);
             long t0 = JvmTally.nowMicros();
 
             for (MemberProcess m : jvms)
@@ -77,6 +79,11 @@ final class FloorRun {
                 last = Math.max(last, Long.parseLong(m.reply("floor-joined", settings.stepTimeoutMs)[1]));
 
             res.put("joinStormFloorMs", ShapeRun.ms(last - t0));
+            // Each floor session's CPU for its storm, next to each member's (ShapeRun's stormCpuMsPerMember).
+            res.put("joinStormFloorCpuMsPerMember",
+                ShapeRun.round((MemberProcess.cpuOf(jvms) - stormCpu0) / 1e6 / shape.members()));
+            res.put("joinStormFloorCpuMsPerMemberByThread",
+                MemberProcess.share(stormThreads0, MemberProcess.cpuByThread(jvms), 1e6 * shape.members()));
 
             for (MemberProcess m : jvms)
                 m.call("floor-watch " + fanout, "floor-watching", 60_000);
@@ -96,8 +103,8 @@ final class FloorRun {
 
             res.put("customFloorCpuUsPerDelivery",
                 ShapeRun.round((MemberProcess.cpuOf(jvms) - cpu0) / 1e3 / settings.messages / shape.members()));
-            res.put("customFloorCpuUsPerDeliveryByThread", MemberProcess.perDelivery(threads0,
-                MemberProcess.cpuByThread(jvms), (long)settings.messages * shape.members()));
+            res.put("customFloorCpuUsPerDeliveryByThread", MemberProcess.share(threads0,
+                MemberProcess.cpuByThread(jvms), 1e3 * settings.messages * shape.members()));
             res.put("customFloorZkCpuMsPerMessage", ShapeRun.round((zk.cpuNanos() - zkCpu0) / 1e6 / settings.messages));
 
             res.put("customFloorP50Ms", ShapeRun.ms(Percentiles.of(lat, 50)));

@@ -129,11 +129,15 @@ final class MemberProcess implements AutoCloseable {
         return sum;
     }
 
-    /** @return Micros of CPU per delivery, by kind of thread, from {@code before} to {@code after}. */
-    static Map<String, Double> perDelivery(Map<String, Long> before, Map<String, Long> after, long deliveries) {
+    /**
+     * @param per The ns of CPU that make one of the unit reported: {@code 1e3} times the deliveries for micros per
+     *      delivery, {@code 1e6} times the members for ms per member.
+     * @return The CPU from {@code before} to {@code after}, by kind of thread, divided by {@code per}.
+     */
+    static Map<String, Double> share(Map<String, Long> before, Map<String, Long> after, double per) {
         Map<String, Double> out = new TreeMap<>();
 
-        after.forEach((k, v) -> out.put(k, ShapeRun.round((v - before.getOrDefault(k, 0L)) / 1e3 / deliveries)));
+        after.forEach((k, v) -> out.put(k, ShapeRun.round((v - before.getOrDefault(k, 0L)) / per)));
 
         return out;
     }

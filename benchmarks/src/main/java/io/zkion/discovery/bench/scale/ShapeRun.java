@@ -83,6 +83,7 @@ final class ShapeRun {
     private void joinStorm() throws Exception {
         List<MemberProcess> rest = c.jvms.subList(1, c.jvms.size());
         long cpu0 = MemberProcess.cpuOf(rest);
+        Map<String, Long> threads0 = MemberProcess.cpuByThread(rest);
         long crdCpu0 = MemberProcess.cpuOf(List.of(c.crd));
         long zkCpu0 = zk.cpuNanos();
         ZkCounters c0 = ZkCounters.read(zk);
@@ -108,6 +109,8 @@ final class ShapeRun {
         res.put("joinStormMs", ms(last - t0));
         // What carries over to a cluster of separate machines: each member's own CPU for the whole storm.
         res.put("stormCpuMsPerMember", Math.round((MemberProcess.cpuOf(rest) - cpu0) / 1e4 / (c.members - 1)) / 100.0);
+        res.put("stormCpuMsPerMemberByThread",
+            MemberProcess.share(threads0, MemberProcess.cpuByThread(rest), 1e6 * (c.members - 1)));
         // Where the machine's CPU went in the storm: the members, the coordinator (every join passes it), the servers.
         res.put("stormCoordinatorCpuMs", Math.round((MemberProcess.cpuOf(List.of(c.crd)) - crdCpu0) / 1e6));
         res.put("stormZkServersCpuMs", Math.round((zk.cpuNanos() - zkCpu0) / 1e6));
@@ -176,7 +179,7 @@ final class ShapeRun {
         // servers' for each message; the floor's fan-out is weighed so too (FloorRun).
         res.put("customCpuUsPerDelivery", round((MemberProcess.cpuOf(c.jvms) - streamCpu0) / 1e3 / plain / c.members));
         res.put("customCpuUsPerDeliveryByThread",
-            MemberProcess.perDelivery(threads0, MemberProcess.cpuByThread(c.jvms), (long)plain * c.members));
+            MemberProcess.share(threads0, MemberProcess.cpuByThread(c.jvms), 1e3 * plain * c.members));
         res.put("customZkCpuMsPerMessage", round((zk.cpuNanos() - streamZkCpu0) / 1e6 / plain));
 
         // Until every member acked them and the coordinator trimmed them: their acks and trims count too.
