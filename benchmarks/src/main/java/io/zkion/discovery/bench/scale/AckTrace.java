@@ -21,6 +21,7 @@ final class AckTrace {
     private final CuratorFramework admin;
     private final String root;
     private final Map<String, List<Long>> phases = new LinkedHashMap<>();
+    private final List<Long> written = new ArrayList<>();
 
     AckTrace(CuratorFramework admin, String root) {
         this.admin = admin;
@@ -32,12 +33,16 @@ final class AckTrace {
      * @param t Micros from then until every member had it, and until every member had its ack message.
      */
     void trace(long sent, long[] t) throws Exception {
+        List<String> log = admin.getChildren().forPath(root + "/log");
+        Stat entry = log.isEmpty() ? null : admin.checkExists().forPath(root + "/log/" + ShapeRun.newest(log));
+        // An alive znode written after the ack entry holds a later ack (by count, or idle), not this message's.
+        long logged = entry == null ? Long.MAX_VALUE : entry.getCtime() * 1000;
         List<Long> writes = new ArrayList<>();
 
         for (String n : admin.getChildren().forPath(root + "/alive")) {
             Stat s = admin.checkExists().forPath(root + "/alive/" + n);
 
-            if (s != null && s.getMtime() * 1000 >= sent)
+            if (s != null && s.getMtime() * 1000 >= sent && s.getMtime() * 1000 <= logged)
                 writes.add(s.getMtime() * 1000 - sent);
         }
 
@@ -50,22 +55,21 @@ final class AckTrace {
             add("lastAckWritten", writes.get(writes.size() - 1));
         }
 
-        add("acksWritten", writes.size() * 1000L); // Shown as a count: ms() divides by 1,000.
+        written.add((long)writes.size());
 
-        List<String> log = admin.getChildren().forPath(root + "/log");
-
-        if (!log.isEmpty()) {
-            Stat s = admin.checkExists().forPath(root + "/log/" + Collections.max(log));
-
-            if (s != null)
-                add("ackLogged", s.getCtime() * 1000 - sent);
-        }
+        if (entry != null)
+            add("ackLogged", logged - sent);
 
         add("ackEverywhere", t[1]);
     }
 
     private void add(String phase, long micros) {
         phases.computeIfAbsent(phase, k -> new ArrayList<>()).add(micros);
+    }
+
+    /** @return How many alive znodes were written between a traced message's send and its ack entry, median. */
+    long acksWrittenMedian() {
+        return written.isEmpty() ? 0 : Percentiles.of(written, 50);
     }
 
     /** @return Each phase's median over the traced messages, in ms from the send. */

@@ -80,6 +80,9 @@ final class FloorClients {
                 catch (Exception e) {
                     System.err.println("Floor session failed: " + e);
                 }
+                finally {
+                    ThreadCpu.ended();
+                }
             }, "floor-" + i);
 
             t.setDaemon(true);

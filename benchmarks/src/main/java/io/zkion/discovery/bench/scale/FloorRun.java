@@ -66,8 +66,7 @@ final class FloorRun {
 
             receipts.expectJvms(n);
 
-            long stormCpu0 = MemberProcess.cpuOf(jvms);
-            Map<String, Long> stormThreads0 = MemberProcess.cpuByThread(jvms);
+            CpuWindow stormCpu = new CpuWindow(jvms, zk);
             long t0 = JvmTally.nowMicros();
 
             for (MemberProcess m : jvms)
@@ -80,18 +79,16 @@ final class FloorRun {
 
             res.put("joinStormFloorMs", ShapeRun.ms(last - t0));
             // Each floor session's CPU for its storm, next to each member's (ShapeRun's stormCpuMsPerMember).
-            res.put("joinStormFloorCpuMsPerMember",
-                ShapeRun.round((MemberProcess.cpuOf(jvms) - stormCpu0) / 1e6 / shape.members()));
-            res.put("joinStormFloorCpuMsPerMemberByThread",
-                MemberProcess.share(stormThreads0, MemberProcess.cpuByThread(jvms), 1e6 * shape.members()));
+            stormCpu.close();
+            res.put("joinStormFloorCpuMsPerMember", ShapeRun.round(stormCpu.jvmNanos() / 1e6 / shape.members()));
+            res.put("joinStormFloorCpuMsPerMemberByThread", stormCpu.byThread(1e6 * shape.members()));
+            res.put("joinStormFloorZkServersCpuMs", Math.round(stormCpu.zkNanos() / 1e6));
 
             for (MemberProcess m : jvms)
                 m.call("floor-watch " + fanout, "floor-watching", 60_000);
 
             List<Long> lat = new ArrayList<>();
-            long cpu0 = MemberProcess.cpuOf(jvms);
-            Map<String, Long> threads0 = MemberProcess.cpuByThread(jvms);
-            long zkCpu0 = zk.cpuNanos();
+            CpuWindow cpu = new CpuWindow(jvms, zk);
 
             for (int seq = 1; seq <= settings.messages; seq++) {
                 byte[] data = payload(seq);
@@ -101,11 +98,10 @@ final class FloorRun {
                 lat.add(receipts.await("fgot", seq, settings.stepTimeoutMs) - t);
             }
 
-            res.put("customFloorCpuUsPerDelivery",
-                ShapeRun.round((MemberProcess.cpuOf(jvms) - cpu0) / 1e3 / settings.messages / shape.members()));
-            res.put("customFloorCpuUsPerDeliveryByThread", MemberProcess.share(threads0,
-                MemberProcess.cpuByThread(jvms), 1e3 * settings.messages * shape.members()));
-            res.put("customFloorZkCpuMsPerMessage", ShapeRun.round((zk.cpuNanos() - zkCpu0) / 1e6 / settings.messages));
+            cpu.close();
+            res.put("customFloorCpuUsPerDelivery", ShapeRun.round(cpu.jvmNanos() / 1e3 / settings.messages / shape.members()));
+            res.put("customFloorCpuUsPerDeliveryByThread", cpu.byThread(1e3 * settings.messages * shape.members()));
+            res.put("customFloorZkCpuMsPerMessage", ShapeRun.round(cpu.zkNanos() / 1e6 / settings.messages));
 
             res.put("customFloorP50Ms", ShapeRun.ms(Percentiles.of(lat, 50)));
             res.put("customFloorP99Ms", ShapeRun.ms(Percentiles.of(lat, 99)));

@@ -176,6 +176,9 @@ public final class MemberJvm {
                     failed.incrementAndGet();
                     System.err.println("Member " + m.name + " failed to start: " + e);
                 }
+                finally {
+                    ThreadCpu.ended();
+                }
             }, "start-" + m.name));
         }
 

@@ -108,7 +108,6 @@ final class MemberProcess implements AutoCloseable {
         return reply(kind, timeoutMs);
     }
 
-    /** Kills the JVM as {@code kill -9} does; returns once it is gone. */
     /** @return The CPU time of {@code jvms}, summed, in ns. */
     static long cpuOf(List<MemberProcess> jvms) throws Exception {
         long sum = 0;
@@ -129,19 +128,7 @@ final class MemberProcess implements AutoCloseable {
         return sum;
     }
 
-    /**
-     * @param per The ns of CPU that make one of the unit reported: {@code 1e3} times the deliveries for micros per
-     *      delivery, {@code 1e6} times the members for ms per member.
-     * @return The CPU from {@code before} to {@code after}, by kind of thread, divided by {@code per}.
-     */
-    static Map<String, Double> share(Map<String, Long> before, Map<String, Long> after, double per) {
-        Map<String, Double> out = new TreeMap<>();
-
-        after.forEach((k, v) -> out.put(k, ShapeRun.round((v - before.getOrDefault(k, 0L)) / per)));
-
-        return out;
-    }
-
+    /** Kills the JVM as {@code kill -9} does; returns once it is gone. */
     void kill() throws InterruptedException {
         proc.destroyForcibly();
         proc.waitFor();

@@ -3,11 +3,14 @@ package io.zkion.discovery.bench.scale;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import io.zkion.discovery.internal.AckPolicy;
+import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.chaos.Percentiles;
 import io.zkion.discovery.chaos.ZkEnsemble;
 import org.apache.curator.framework.CuratorFramework;
@@ -82,10 +85,8 @@ final class ShapeRun {
 
     private void joinStorm() throws Exception {
         List<MemberProcess> rest = c.jvms.subList(1, c.jvms.size());
-        long cpu0 = MemberProcess.cpuOf(rest);
-        Map<String, Long> threads0 = MemberProcess.cpuByThread(rest);
+        CpuWindow cpu = new CpuWindow(rest, zk);
         long crdCpu0 = MemberProcess.cpuOf(List.of(c.crd));
-        long zkCpu0 = zk.cpuNanos();
         ZkCounters c0 = ZkCounters.read(zk);
         long t0 = JvmTally.nowMicros();
 
@@ -108,12 +109,12 @@ final class ShapeRun {
 
         res.put("joinStormMs", ms(last - t0));
         // What carries over to a cluster of separate machines: each member's own CPU for the whole storm.
-        res.put("stormCpuMsPerMember", Math.round((MemberProcess.cpuOf(rest) - cpu0) / 1e4 / (c.members - 1)) / 100.0);
-        res.put("stormCpuMsPerMemberByThread",
-            MemberProcess.share(threads0, MemberProcess.cpuByThread(rest), 1e6 * (c.members - 1)));
+        cpu.close();
+        res.put("stormCpuMsPerMember", round(cpu.jvmNanos() / 1e6 / (c.members - 1)));
+        res.put("stormCpuMsPerMemberByThread", cpu.byThread(1e6 * (c.members - 1)));
         // Where the machine's CPU went in the storm: the members, the coordinator (every join passes it), the servers.
         res.put("stormCoordinatorCpuMs", Math.round((MemberProcess.cpuOf(List.of(c.crd)) - crdCpu0) / 1e6));
-        res.put("stormZkServersCpuMs", Math.round((zk.cpuNanos() - zkCpu0) / 1e6));
+        res.put("stormZkServersCpuMs", Math.round(cpu.zkNanos() / 1e6));
         res.put("stormZkCounters", d);
         res.put("stormZkRequests", d.getOrDefault("zk_packets_received", 0d).longValue());
         res.put("stormZkMBytesOut", round(ZkCounters.bytesOut(d) / 1e6));
@@ -163,9 +164,7 @@ final class ShapeRun {
 
         res.put("plainStream", plain);
         ZkCounters c0 = ZkCounters.read(zk);
-        long streamCpu0 = MemberProcess.cpuOf(c.jvms);
-        Map<String, Long> threads0 = MemberProcess.cpuByThread(c.jvms);
-        long streamZkCpu0 = zk.cpuNanos();
+        CpuWindow cpu = new CpuWindow(c.jvms, zk);
         long id = 0;
 
         for (int i = 0; i < plain; i++) {
@@ -177,10 +176,10 @@ final class ShapeRun {
 
         // What one delivery costs: every member JVM's CPU over the stream, a member and a message at a time, and the
         // servers' for each message; the floor's fan-out is weighed so too (FloorRun).
-        res.put("customCpuUsPerDelivery", round((MemberProcess.cpuOf(c.jvms) - streamCpu0) / 1e3 / plain / c.members));
-        res.put("customCpuUsPerDeliveryByThread",
-            MemberProcess.share(threads0, MemberProcess.cpuByThread(c.jvms), 1e3 * plain * c.members));
-        res.put("customZkCpuMsPerMessage", round((zk.cpuNanos() - streamZkCpu0) / 1e6 / plain));
+        cpu.close();
+        res.put("customCpuUsPerDelivery", round(cpu.jvmNanos() / 1e3 / plain / c.members));
+        res.put("customCpuUsPerDeliveryByThread", cpu.byThread(1e3 * plain * c.members));
+        res.put("customZkCpuMsPerMessage", round(cpu.zkNanos() / 1e6 / plain));
 
         // Until every member acked them and the coordinator trimmed them: their acks and trims count too.
         long trimmedMs = awaitTrimmed();
@@ -236,8 +235,10 @@ final class ShapeRun {
         res.put("ackedCustomDeliveredP50Ms", ms(Percentiles.of(ackedGot, 50)));
         res.put("ackedCustomDeliveredP99Ms", ms(Percentiles.of(ackedGot, 99)));
 
-        if (trace != null)
+        if (trace != null) {
             res.put("ackedCustomTraceP50Ms", trace.medians());
+            res.put("ackedCustomTraceAcksWritten", trace.acksWrittenMedian());
+        }
 
         // Where a plain message's wait for its last member goes: each JVM's last and first member, and which JVM was
         // last how often (every JVM shares the machine's cores with the others, and with ZooKeeper's servers).
@@ -313,13 +314,16 @@ final class ShapeRun {
             return;
 
         try {
-            String last = names.stream().max(String::compareTo).get();
-
-            res.put("customEntryBytes", admin.getData().forPath(root + "/log/" + last).length);
+            res.put("customEntryBytes", admin.getData().forPath(root + "/log/" + newest(names)).length);
         }
         catch (org.apache.zookeeper.KeeperException.NoNodeException trimmed) {
             // The next message's.
         }
+    }
+
+    /** @return The newest of the log entries {@code names}, by position: their epoch, then ZooKeeper's number. */
+    static String newest(List<String> names) {
+        return Collections.max(names, Comparator.comparingLong(ZkPaths::sequence));
     }
 
     static double round(double v) {

@@ -39,8 +39,23 @@ public class ScaleSmokeTest {
 
         for (String k : new String[] {"joinStormMs", "joinStormFloorMs", "oneJoinMs", "customP99Ms",
             "customFloorP99Ms", "ackedCustomP99Ms", "ackedCustomFloorP99Ms", "coordinatorFailoverMs", "massFailureMs",
-            "zkWritesPerCustom", "zkBytesPerCustomPerMember", "zkWatches"})
+            "zkWritesPerCustom", "zkBytesPerCustomPerMember", "zkWatches", "customCpuUsPerDelivery",
+            "customFloorCpuUsPerDelivery", "stormCpuMsPerMember", "joinStormFloorCpuMsPerMember"})
             assertTrue(k + " in " + r, ((Number)r.get(k)).doubleValue() > 0);
+
+        // Where each delivery's CPU went, by kind of thread: ZooKeeper's socket threads work for every delivery.
+        for (String k : new String[] {"customCpuUsPerDeliveryByThread", "customFloorCpuUsPerDeliveryByThread"})
+            assertTrue(k + " in " + r, ((Number)((Map<?, ?>)r.get(k)).get("zk-socket")).doubleValue() > 0);
+
+        if (Boolean.getBoolean("zkion.scale.ackTrace")) {
+            Map<?, ?> trace = (Map<?, ?>)r.get("ackedCustomTraceP50Ms");
+
+            for (String k : new String[] {"gotEverywhere", "lastAckWritten", "ackLogged", "ackEverywhere"})
+                assertTrue(k + " in " + trace, ((Number)trace.get(k)).doubleValue() > 0);
+
+            // Every member acks a message Ignite awaits the ack of; the coordinator need not (it logs the ack).
+            assertTrue(r.toString(), ((Number)r.get("ackedCustomTraceAcksWritten")).intValue() >= shape.members() - 1);
+        }
 
         String skip = System.getProperty("zkion.scale.skip", "");
 
