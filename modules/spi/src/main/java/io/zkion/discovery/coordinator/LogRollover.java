@@ -125,7 +125,7 @@ final class LogRollover {
         if (!member.entries().isEmpty()) {
             if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - drainStarted) > DRAIN_LIMIT_MS) {
                 giveUp("members have not acked " + member.entries().size() + " entries in " + DRAIN_LIMIT_MS
-                    + " ms (the oldest is " + member.entries().firstEntry().getValue().path + ")");
+                    + " ms (the oldest is " + member.entries().oldest().path + ")");
             }
 
             return;

@@ -93,8 +93,8 @@ final class Trimmer {
         if (held)
             return;
 
-        LogEntry oldest = member.entries().isEmpty() ? null : member.entries().firstEntry().getValue();
-        long newest = member.entries().isEmpty() ? -1 : member.entries().lastKey();
+        LogEntry oldest = member.entries().oldest();
+        long newest = member.entries().newestSeq();
         boolean stalled = stall.stalled(oldest == null ? -1 : oldest.seq, newest, member.acksDue()
             || member.entries().size() >= 2 * AckPolicy.entriesBehind(member.topology().size()));
         long minAck = member.lastEventId();
@@ -154,7 +154,7 @@ final class Trimmer {
         Map<Long, Predecoded> pre = new HashMap<>();
         long evtId = -1;
 
-        for (LogEntry e : member.entries().values()) {
+        for (LogEntry e : member.entries().inOrder()) {
             if (e.lastEventId > minAck || e.seq >= neededFrom || trimmed.size() >= MAX_TRIM || acks.size() >= MAX_ACKS)
                 break;
 
@@ -201,7 +201,7 @@ final class Trimmer {
     private Map<UUID, LogEntry> joinEntries() {
         Map<UUID, LogEntry> out = new HashMap<>();
 
-        for (LogEntry e : member.entries().values()) {
+        for (LogEntry e : member.entries().inOrder()) {
             for (UUID id : e.joined)
                 out.put(id, e);
         }

@@ -3,7 +3,6 @@ package io.zkion.discovery.member;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import io.zkion.discovery.codec.event.EventBatch;
 import io.zkion.discovery.codec.event.EventFormats;
@@ -60,7 +59,7 @@ public final class Member {
     }
 
     /** @return Untrimmed entries this node has applied, by sequence number. */
-    public TreeMap<Long, LogEntry> entries() {
+    public EntriesBySeq entries() {
         return untrimmed.all();
     }
 

@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
@@ -19,8 +18,7 @@ import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
  * coordinator needs to trim the log, to log the acks and to remove the data of nodes the trimmed entries took out.
  */
 final class UntrimmedEntries {
-    /** By sequence number. */
-    private final TreeMap<Long, LogEntry> entries = new TreeMap<>();
+    private final EntriesBySeq entries = new EntriesBySeq();
 
     /** Custom messages delivered and not yet trimmed, by event id: their acks are due once all nodes have them. */
     private final EventIdMap<DiscoverySpiCustomMessage> pendingAcks = new EventIdMap<>();
@@ -28,16 +26,16 @@ final class UntrimmedEntries {
     /** Event ids of the messages not yet trimmed that Ignite awaits the acks of: members ack those at once. */
     private final TreeSet<Long> acksDue = new TreeSet<>();
 
-    TreeMap<Long, LogEntry> all() {
+    EntriesBySeq all() {
         return entries;
     }
 
     boolean contains(long seq) {
-        return entries.containsKey(seq);
+        return entries.contains(seq);
     }
 
     void add(LogEntry e) {
-        entries.put(e.seq, e);
+        entries.put(e);
     }
 
     void awaitAck(long eventId, DiscoverySpiCustomMessage msg) {
@@ -69,9 +67,9 @@ final class UntrimmedEntries {
 
     /** Forgets every entry that a fresh listing of the log no longer shows. */
     void forgetAllBut(Set<Long> present) {
-        for (Long seq : new ArrayList<>(entries.keySet())) {
-            if (!present.contains(seq))
-                forget(seq);
+        for (LogEntry e : new ArrayList<>(entries.inOrder())) {
+            if (!present.contains(e.seq))
+                forget(e.seq);
         }
     }
 
@@ -79,7 +77,7 @@ final class UntrimmedEntries {
     Set<UUID> departed() {
         Set<UUID> out = new HashSet<>();
 
-        for (LogEntry e : entries.values())
+        for (LogEntry e : entries.inOrder())
             out.addAll(e.departed);
 
         return out;
