@@ -58,7 +58,7 @@ public final class Member {
         return applier.clusterId();
     }
 
-    /** @return Untrimmed entries this node has applied, by sequence number. */
+    /** @return Untrimmed entries this node has applied, in sequence order. */
     public EntriesBySeq entries() {
         return untrimmed.all();
     }

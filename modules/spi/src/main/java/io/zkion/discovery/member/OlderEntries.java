@@ -98,8 +98,7 @@ final class OlderEntries {
                 UntrimmedEntries.joined(o.batch), o.manifest));
         }
 
-        for (LogEntry e : out)
-            untrimmed.add(e);
+        untrimmed.addAll(out);
     }
 
     /**

@@ -38,6 +38,11 @@ final class UntrimmedEntries {
         entries.put(e);
     }
 
+    /** Adds a takeover's older entries at once: each would otherwise go in front of all the rest in turn. */
+    void addAll(List<LogEntry> older) {
+        entries.putAll(older);
+    }
+
     void awaitAck(long eventId, DiscoverySpiCustomMessage msg) {
         pendingAcks.put(eventId, msg);
     }

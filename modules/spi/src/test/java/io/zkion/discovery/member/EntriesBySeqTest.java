@@ -55,17 +55,67 @@ public class EntriesBySeqTest {
         assertEquals(List.of(2L, 6L, 7L), seqs(e));
     }
 
-    /** Against a TreeMap, the structure it replaces, over random puts and removes. */
+    /** A long log trimmed from its head, then a takeover's older entries, newest first as they are adopted. */
+    @Test public void trimsFromTheHeadAndTakesOlderEntriesInBulk() {
+        EntriesBySeq e = new EntriesBySeq();
+
+        for (long seq = 1000; seq < 3000; seq++)
+            e.put(entry(seq));
+
+        for (long seq = 1000; seq < 2990; seq++)
+            assertEquals(seq, e.remove(seq).seq);
+
+        assertEquals(10, e.size());
+        assertEquals(2990, e.oldest().seq);
+        assertFalse(e.contains(2989));
+
+        LogEntry replaced = entry(2995);
+        List<LogEntry> older = new ArrayList<>();
+
+        for (long seq = 999; seq >= 900; seq--)
+            older.add(entry(seq));
+
+        older.add(replaced);
+        e.putAll(older);
+
+        assertEquals(110, e.size());
+        assertEquals(900, e.oldest().seq);
+        assertEquals(2999, e.newestSeq());
+        assertSame(replaced, e.inOrder().get(e.size() - 5));
+
+        List<Long> want = new ArrayList<>();
+
+        for (long seq = 900; seq < 1000; seq++)
+            want.add(seq);
+
+        for (long seq = 2990; seq < 3000; seq++)
+            want.add(seq);
+
+        assertEquals(want, seqs(e));
+    }
+
+    /** Against a TreeMap, the structure it replaces, over random puts, bulk puts and removes. */
     @Test public void actsAsASortedMapBySequence() {
         Random r = new Random(42);
         EntriesBySeq e = new EntriesBySeq();
         TreeMap<Long, LogEntry> ref = new TreeMap<>();
 
-        for (int i = 0; i < 20_000; i++) {
+        for (int i = 0; i < 50_000; i++) {
             long seq = r.nextInt(300);
 
             if (r.nextInt(3) == 0)
                 assertSame(ref.remove(seq), e.remove(seq));
+            else if (r.nextInt(50) == 0) {
+                List<LogEntry> bulk = new ArrayList<>();
+
+                for (int k = r.nextInt(5); k >= 0; k--)
+                    bulk.add(entry(r.nextInt(300)));
+
+                for (LogEntry x : bulk)
+                    ref.put(x.seq, x);
+
+                e.putAll(bulk);
+            }
             else {
                 LogEntry x = entry(seq);
 
