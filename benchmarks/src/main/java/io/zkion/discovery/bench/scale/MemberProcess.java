@@ -8,6 +8,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -123,9 +124,25 @@ final class MemberProcess implements AutoCloseable {
         Map<String, Long> sum = new TreeMap<>();
 
         for (MemberProcess m : jvms)
-            ThreadCpu.parse(m.call("cpu-threads", "cpu-threads", 10_000)[1], sum);
+            counts(m.call("cpu-threads", "cpu-threads", 10_000)).forEach((k, v) -> sum.merge(k, v, Long::sum));
 
         return sum;
+    }
+
+    /** @return The {@code key=count} pairs of a reply, comma-separated after its kind; none if it has no pairs. */
+    static Map<String, Long> counts(String[] reply) {
+        Map<String, Long> out = new LinkedHashMap<>();
+
+        if (reply.length > 1) {
+            for (String kv : reply[1].split(",")) {
+                int eq = kv.indexOf('=');
+
+                if (eq > 0)
+                    out.merge(kv.substring(0, eq), Long.parseLong(kv.substring(eq + 1)), Long::sum);
+            }
+        }
+
+        return out;
     }
 
     /** Kills the JVM as {@code kill -9} does; returns once it is gone. */

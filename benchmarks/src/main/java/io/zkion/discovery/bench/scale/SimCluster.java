@@ -165,10 +165,7 @@ final class SimCluster implements AutoCloseable {
     }
 
     private static Map<String, Integer> parse(String[] reply, Map<String, Integer> into) {
-        if (reply.length > 1) {
-            for (String kv : reply[1].split(","))
-                into.merge(kv.split("=")[0], Integer.parseInt(kv.split("=")[1]), Integer::sum);
-        }
+        MemberProcess.counts(reply).forEach((k, v) -> into.merge(k, Math.toIntExact(v), Integer::sum));
 
         return into;
     }

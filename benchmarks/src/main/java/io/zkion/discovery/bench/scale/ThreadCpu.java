@@ -80,18 +80,6 @@ final class ThreadCpu {
         return "other-java";
     }
 
-    /** @return {@code into}, with the times of {@code s} (as {@link #byKind} writes them) added kind by kind. */
-    static Map<String, Long> parse(String s, Map<String, Long> into) {
-        for (String kv : s.split(",")) {
-            int eq = kv.indexOf('=');
-
-            if (eq > 0)
-                into.merge(kv.substring(0, eq), Long.parseLong(kv.substring(eq + 1)), Long::sum);
-        }
-
-        return into;
-    }
-
     /**
      * @param per The ns of CPU that make one of the unit reported: {@code 1e3} times the deliveries for micros per
      *      delivery, {@code 1e6} times the members for ms per member.
