@@ -201,7 +201,7 @@ final class ShapeRun {
 
         List<Long> lat = new ArrayList<>();
         List<Long> acked = new ArrayList<>();
-        long cpu0 = Long.parseLong(c.crd.call("cpu", "cpu", 10_000)[1]);
+        long cpu0 = MemberProcess.cpuOf(List.of(c.crd));
 
         List<Long> plainLat = new ArrayList<>();
         List<Long> ackedGot = new ArrayList<>();
@@ -247,7 +247,7 @@ final class ShapeRun {
         res.put("customJvmFirstP50Ms", percentiles(jvmFirst, 50));
         res.put("customLastJvm", lastJvm);
 
-        long cpu1 = Long.parseLong(c.crd.call("cpu", "cpu", 10_000)[1]);
+        long cpu1 = MemberProcess.cpuOf(List.of(c.crd));
         int events = settings.messages + acked.size();
 
         res.put("customP50Ms", ms(Percentiles.of(lat, 50)));
