@@ -69,7 +69,7 @@ public class BadDataTest extends ZkIonTestSupport {
     }
 
     /**
-     * Starts two servers, plants {@code data} as the next log entry (null: the first half of the newest real entry),
+     * Starts two servers, plants {@code data} as the next log entry (null: the first half of a well-formed one),
      * and waits for an error naming the planted znode, containing {@code expected}, and for both nodes to leave.
      */
     private void plantAndExpect(byte[] data, long maxInflated, String expected) throws Exception {
@@ -91,12 +91,9 @@ public class BadDataTest extends ZkIonTestSupport {
 
             byte[] bytes = data;
 
+            // Built here, not read from the log: the coordinator may trim the newest entry between a listing and a read.
             if (bytes == null) {
-                List<String> names = new java.util.ArrayList<>(foreign.getChildren().forPath(root + "/log"));
-
-                java.util.Collections.sort(names);
-
-                byte[] whole = foreign.getData().forPath(root + "/log/" + names.get(names.size() - 1));
+                byte[] whole = wellFormedJoinEntry(foreign, java.util.UUID.randomUUID());
 
                 bytes = java.util.Arrays.copyOf(whole, whole.length / 2);
             }
@@ -120,17 +117,8 @@ public class BadDataTest extends ZkIonTestSupport {
 
         try (CuratorFramework foreign = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
             foreign.start();
-
-            io.zkion.discovery.codec.zip.StreamingZip zip = io.zkion.discovery.codec.zip.StreamingZip.defaults();
-            io.zkion.discovery.codec.msg.ClusterState state = new io.zkion.discovery.codec.msg.ControlCodec(zip)
-                .decodeState(foreign.getData().forPath(root + "/state"), "state");
-            byte[] record = io.zkion.discovery.codec.ion.NodeRecord.byReference(ghost, state.topVer + 1, false).encode();
-            io.zkion.discovery.codec.event.EventBatch entry = new io.zkion.discovery.codec.event.EventBatch(state.clusterId,
-                state.topVer + 1, 0, List.of(io.zkion.discovery.codec.event.DiscoveryEvent.joined(0, state.topVer + 1, ghost,
-                    new io.zkion.discovery.codec.ion.JoinedEventData(record, null).encode())));
-
             foreign.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(root + "/log/e-",
-                new io.zkion.discovery.codec.ion.IonEventFormat(zip, io.zkion.discovery.codec.event.FormatId.ION_2).encode(entry));
+                wellFormedJoinEntry(foreign, ghost));
         }
 
         String missing = root + "/nodes/" + ghost;
@@ -193,6 +181,19 @@ public class BadDataTest extends ZkIonTestSupport {
 
         start("s2");
         await("2 nodes", 30_000, () -> s1.cluster().nodes().size() == 2);
+    }
+
+    /** A log entry as the coordinator would write it: {@code id} joins at the next topology version. */
+    private byte[] wellFormedJoinEntry(CuratorFramework foreign, java.util.UUID id) throws Exception {
+        io.zkion.discovery.codec.zip.StreamingZip zip = io.zkion.discovery.codec.zip.StreamingZip.defaults();
+        io.zkion.discovery.codec.msg.ClusterState state = new io.zkion.discovery.codec.msg.ControlCodec(zip)
+            .decodeState(foreign.getData().forPath(root + "/state"), "state");
+        byte[] record = io.zkion.discovery.codec.ion.NodeRecord.byReference(id, state.topVer + 1, false).encode();
+        io.zkion.discovery.codec.event.EventBatch entry = new io.zkion.discovery.codec.event.EventBatch(state.clusterId,
+            state.topVer + 1, 0, List.of(io.zkion.discovery.codec.event.DiscoveryEvent.joined(0, state.topVer + 1, id,
+                new io.zkion.discovery.codec.ion.JoinedEventData(record, null).encode())));
+
+        return new io.zkion.discovery.codec.ion.IonEventFormat(zip, io.zkion.discovery.codec.event.FormatId.ION_2).encode(entry);
     }
 
     private static boolean exists(CuratorFramework c, String path) {
