@@ -98,16 +98,30 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
         Ignite s1 = start("s1");
         Ignite s2 = start("s2");
         List<String> reads = new CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch threeSent = new java.util.concurrent.CountDownLatch(3);
 
         spiOf(s2).engine().zkFaultsForTest(new ZkFaults.Quiet() {
             @Override public void readSent(String path) {
-                if (path.startsWith(root + "/nodes/"))
+                if (path.startsWith(root + "/nodes/")) {
                     reads.add("sent");
+                    threeSent.countDown();
+                }
             }
 
+            // Each reply is held until three reads are out: a reader that waited for a reply before its next read
+            // would send one, then wait here 10 s in vain. Without the hold, a fast reply may overtake the second send.
             @Override public void readReplied(String path) {
-                if (path.startsWith(root + "/nodes/"))
+                if (path.startsWith(root + "/nodes/")) {
+                    try {
+                        if (!threeSent.await(10, java.util.concurrent.TimeUnit.SECONDS))
+                            reads.add("held in vain");
+                    }
+                    catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+
                     reads.add("replied");
+                }
             }
         });
 
