@@ -329,7 +329,8 @@ final class Joiner {
         nodeData.readEach(byRef, paths.joined(id) + " snapshot",
             (nodeId, nd) -> refNodes.put(nodeId, objects.unmarshal(nd.node, "node " + nodeId)));
 
-        for (NodeRecord rec : snap.nodes) {
+        for (int i = 0; i < snap.nodes.size(); i++) {
+            NodeRecord rec = snap.nodes.get(i);
             ZkIonClusterNode n = rec.id().equals(id) ? local
                 : rec.byReference() ? refNodes.get(rec.id()) : objects.unmarshal(rec.data(), "node " + rec.id());
 
@@ -343,7 +344,8 @@ final class Joiner {
 
             n.order(rec.order());
             nodes.add(n);
-            records.put(rec.id(), rec.encode());
+            // As the snapshot carried it, not encoded again: what this node would copy into snapshots as coordinator.
+            records.put(rec.id(), snap.records.get(i));
         }
 
         // Admitted, and its members' data read (up to three session timeouts of silence each): the session the request

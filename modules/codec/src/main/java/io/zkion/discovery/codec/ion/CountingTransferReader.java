@@ -37,6 +37,14 @@ final class CountingTransferReader implements IonReader, _Private_ByteTransferRe
         lastTransferred = false;
     }
 
+    /**
+     * @return Whether the value the writer was last offered went as a byte copy. The reader is then still on it, unread;
+     *     a value re-encoded instead was stepped through, and must be read from the copy.
+     */
+    boolean transferred() {
+        return lastTransferred;
+    }
+
     /** Records what happened to the value the writer was just offered. */
     void afterWrite() {
         if (!lastTransferred)

@@ -93,7 +93,15 @@ public final class NodeRecord {
     }
 
     static NodeRecord read(com.amazon.ion.IonReader r, String what) {
-        IonStructReader s = IonStructReader.enter(r, what);
+        return readFields(IonStructReader.enter(r, what), what);
+    }
+
+    /** Reads the record the reader is on, a struct at the top level. */
+    static NodeRecord readCurrent(com.amazon.ion.IonReader r, String what) {
+        return readFields(IonStructReader.enterCurrent(r, what), what);
+    }
+
+    private static NodeRecord readFields(IonStructReader s, String what) {
         UUID id = null;
         long order = -1;
         Boolean client = null;

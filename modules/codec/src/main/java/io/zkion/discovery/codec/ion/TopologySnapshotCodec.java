@@ -1,5 +1,6 @@
 package io.zkion.discovery.codec.ion;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -44,14 +45,17 @@ public final class TopologySnapshotCodec {
         });
     }
 
-    /** Decodes a snapshot; the records come in the order they were written. */
+    /**
+     * Decodes a snapshot; the records come in the order they were written. Each record is also kept as it came, a
+     * byte copy (see {@link Snapshot#records}), so that a field a later release added to it survives this node.
+     */
     public Snapshot decode(byte[] data, String what) {
         byte[] ion = format.inflate(data, what);
 
         return IonEventFormat.read(ion, what, r -> read(r, what));
     }
 
-    private static Snapshot read(IonReader r, String what) {
+    private Snapshot read(IonReader r, String what) throws Exception {
         IonStructReader s = IonStructReader.enter(r, what + " header");
         long topVer = -1;
         long count = -1;
@@ -71,14 +75,41 @@ public final class TopologySnapshotCodec {
             throw new CorruptPayloadException(what + ": header field 'count' is missing or out of range: " + count);
 
         List<NodeRecord> nodes = new ArrayList<>((int)Math.min(count, 1024));
+        List<byte[]> records = new ArrayList<>((int)Math.min(count, 1024));
+        CountingTransferReader copier = new CountingTransferReader(r, stats);
 
-        for (int i = 0; i < count; i++)
-            nodes.add(NodeRecord.read(r, what + " node " + i));
+        for (int i = 0; i < count; i++) {
+            String rec = what + " node " + i;
+            IonType t = r.next();
+
+            if (t != IonType.STRUCT)
+                throw new CorruptPayloadException(rec + ": expected a struct, found " + (t == null ? "the end of data" : t));
+
+            // Copied first: the reader cannot go back over a value it has read. A byte copy leaves it on the record,
+            // unread; a re-encoding (symbols outside our table) steps through it, so the copy is read instead.
+            byte[] copy = copy(copier);
+
+            records.add(copy);
+            nodes.add(copier.transferred() ? NodeRecord.readCurrent(r, rec) : NodeRecord.decode(copy, rec));
+        }
 
         if (r.next() != null)
             throw new CorruptPayloadException(what + ": unexpected " + r.getType() + " after " + count + " nodes");
 
-        return new Snapshot(topVer, nodes);
+        return new Snapshot(topVer, nodes, records);
+    }
+
+    /** @return The reader's current value as a stream of its own: a byte copy where the symbols allow. */
+    private static byte[] copy(CountingTransferReader copier) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+
+        ReusableIonWriter.write(out, w -> {
+            copier.beforeWrite();
+            w.writeValue(copier);
+            copier.afterWrite();
+        });
+
+        return out.toByteArray();
     }
 
     /** A decoded snapshot. */
@@ -86,9 +117,13 @@ public final class TopologySnapshotCodec {
         public final long topVer;
         public final List<NodeRecord> nodes;
 
-        Snapshot(long topVer, List<NodeRecord> nodes) {
+        /** Each of {@link #nodes} as its own Ion stream, as the snapshot carried it: what a later snapshot copies. */
+        public final List<byte[]> records;
+
+        Snapshot(long topVer, List<NodeRecord> nodes, List<byte[]> records) {
             this.topVer = topVer;
             this.nodes = nodes;
+            this.records = records;
         }
     }
 }

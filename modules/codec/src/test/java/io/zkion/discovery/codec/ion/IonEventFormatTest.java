@@ -17,6 +17,7 @@ import org.junit.Test;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
@@ -223,8 +224,12 @@ public class IonEventFormatTest {
 
         assertEquals(12, snap.topVer);
         assertEquals(nodes, snap.nodes);
-        assertEquals(12, stats.copied());
+        // 12 into the snapshot, 12 out of it into the joiner's records.
+        assertEquals(24, stats.copied());
         assertEquals(0, stats.reencoded());
+
+        for (int i = 0; i < 12; i++)
+            assertArrayEquals("record " + i, encoded.get(i), snap.records.get(i));
     }
 
     /** A record from outside our symbol table still lands correctly, re-encoded, and is counted so. */
@@ -237,7 +242,40 @@ public class IonEventFormatTest {
 
         assertEquals(Events.node(1), snap.nodes.get(0).id());
         assertEquals(0, stats.copied());
-        assertEquals(1, stats.reencoded());
+        assertEquals(2, stats.reencoded());
+    }
+
+    /**
+     * A field this release does not know (a later one's) stays in the record a joiner keeps, which it copies into the
+     * snapshots it writes as coordinator; decoding and encoding the record again would drop it.
+     */
+    @Test public void joinerKeepsFieldsItDoesNotKnow() {
+        byte[] later = IonText.parseIon("{id:\"" + Events.node(1) + "\", order:1, client:false, zone:\"eu-1\"}", "later");
+        TopologySnapshotCodec codec = new TopologySnapshotCodec(ion, new CopyStats());
+        TopologySnapshotCodec.Snapshot snap = codec.decode(codec.encode(1, Arrays.asList(later)), "snap");
+        String kept = IonText.renderIon(snap.records.get(0), "kept");
+
+        assertEquals(Events.node(1), snap.nodes.get(0).id());
+        assertTrue(kept, kept.contains("eu-1"));
+        assertFalse("what the joiner kept before", IonText.renderIon(snap.nodes.get(0).encode(), "again").contains("eu-1"));
+    }
+
+    /** A snapshot that promises more records than it holds is refused, naming the first one missing. */
+    @Test public void snapshotShortOfItsCountIsRefused() {
+        TopologySnapshotCodec codec = new TopologySnapshotCodec(ion, new CopyStats());
+        byte[] one = new NodeRecord(Events.node(1), 1, false, null).encode();
+        byte[] two = codec.encode(2, Arrays.asList(one, one));
+        // The same header over one record: re-wrapped from its Ion text with the second record cut.
+        String rendered = new IonText(ion).render(two, "two");
+        String cut = rendered.substring(0, rendered.lastIndexOf('{'));
+
+        try {
+            codec.decode(new IonText(ion).parse(cut, "cut"), "snap");
+            fail("A snapshot one record short was read");
+        }
+        catch (io.zkion.discovery.codec.CorruptPayloadException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("snap node 1: expected a struct, found the end of data"));
+        }
     }
 
     @Test public void ionTextRoundTrips() {
