@@ -86,6 +86,19 @@ final class EarlierResults {
                 return m;
             }
 
+            case LIST: {
+                List<Object> l = new ArrayList<>();
+
+                r.stepIn();
+
+                while (r.next() != null)
+                    l.add(value(r));
+
+                r.stepOut();
+
+                return l;
+            }
+
             case INT:
                 return r.getIntegerSize() == com.amazon.ion.IntegerSize.INT ? (Object)r.intValue() : (Object)r.longValue();
 

@@ -21,6 +21,12 @@ import java.util.concurrent.TimeUnit;
  * {@link Receipts}; every other reply waits in this JVM's queue for the command that asked for it.
  */
 final class MemberProcess implements AutoCloseable {
+    /**
+     * Whether member JVMs, the floor's among them, compile with C1 only ({@code zkion.scale.memberJit=c1}), as they
+     * did up to 2026-11-28, or tier up to C2 as an Ignite node's JVM does ({@code full}).
+     */
+    static final boolean C1_ONLY = !"full".equals(System.getProperty("zkion.scale.memberJit", "c1"));
+
     final String name;
     final int servers;
     final int clients;
@@ -43,7 +49,10 @@ final class MemberProcess implements AutoCloseable {
         // parallel collector's full GCs of a 4 GB heap took 7 to 10 s at 1,000 members, and cost members their sessions.
         long heapMb = 256 + (servers + clients) * (2048L + clusterSize * 12L) / 1024;
         List<String> cmd = new ArrayList<>(List.of("java", "-Xms256m", "-Xmx" + heapMb + "m",
-            "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=200", "-Xss256k", "-XX:TieredStopAtLevel=1", "-Djava.net.preferIPv4Stack=true"));
+            "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=200", "-Xss256k", "-Djava.net.preferIPv4Stack=true"));
+
+        if (C1_ONLY)
+            cmd.add("-XX:TieredStopAtLevel=1");
 
         cmd.addAll(jvmOpts);
         cmd.addAll(List.of("-cp", classPath, MemberJvm.class.getName(), connect, root,

@@ -69,12 +69,12 @@ final class ScaleReport {
             chart(results, c[0].split(","), c[1], c[2].equals("log"));
     }
 
-    /** @return The figures of {@code r}, without its nested counters: a progress line. */
+    /** @return The figures of {@code r}, without its nested counters and lists: a progress line. */
     static String flat(Map<String, Object> r) {
         StringBuilder sb = new StringBuilder();
 
         r.forEach((k, v) -> {
-            if (!(v instanceof Map))
+            if (!(v instanceof Map || v instanceof List))
                 sb.append(sb.length() == 0 ? "" : ", ").append(k).append('=').append(v);
         });
 
@@ -106,6 +106,17 @@ final class ScaleReport {
             }
 
             sb.append('\n').append(indent).append('}');
+        }
+        else if (v instanceof List) {
+            // On one line: a list of figures, one per message.
+            sb.append('[');
+
+            for (int i = 0; i < ((List<?>)v).size(); i++) {
+                sb.append(i == 0 ? "" : ", ");
+                value(sb, ((List<?>)v).get(i), indent + "  ");
+            }
+
+            sb.append(']');
         }
         else if (v == null || v instanceof Number || v instanceof Boolean)
             sb.append(v instanceof Double && ((Double)v) % 1 == 0 ? Long.toString(((Double)v).longValue()) : v);
@@ -139,12 +150,13 @@ final class ScaleReport {
         }
 
         sb.append("\nJVMs per shape (members each), session timeout, who decodes a node (each member, or each JVM once:"
-            + " `DECODE_ONCE`), and the commit run:");
+            + " `DECODE_ONCE`), the member JVMs' JIT (`MEMBER_JIT`: C1 only, or tiered up to C2), and the commit run:");
 
         for (Map<String, Object> r : results) {
             sb.append("\n- ").append(r.get("members")).append(": ").append(r.get("jvms")).append("; ")
                 .append(r.get("sessionTimeoutMs")).append(" ms; ")
                 .append(Boolean.TRUE.equals(r.get("decodeOncePerJvm")) ? "once per JVM" : "each member")
+                .append(r.get("memberJit") == null ? "" : "; JIT " + r.get("memberJit"))
                 .append(r.get("commit") == null ? "" : "; " + r.get("commit"));
         }
 

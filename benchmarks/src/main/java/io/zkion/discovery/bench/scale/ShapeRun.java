@@ -51,6 +51,7 @@ final class ShapeRun {
         res.put("jvms", layout.toString());
         res.put("sessionTimeoutMs", settings.sessionTimeout);
         res.put("decodeOncePerJvm", DecodeOnce.ON);
+        res.put("memberJit", MemberProcess.C1_ONLY ? "c1" : "full");
         res.put("commit", System.getProperty("zkion.scale.commit", "unknown"));
         System.out.println("[" + shape + "] layout: " + layout);
 
@@ -250,6 +251,8 @@ final class ShapeRun {
         long cpu1 = MemberProcess.cpuOf(List.of(c.crd));
         int events = settings.messages + acked.size();
 
+        // Every timed message in the order sent (each tenth awaits acks): which ones the high percentiles are.
+        res.put("customEachMs", lat.stream().map(ShapeRun::ms).collect(java.util.stream.Collectors.toList()));
         res.put("customP50Ms", ms(Percentiles.of(lat, 50)));
         res.put("customP90Ms", ms(Percentiles.of(lat, 90)));
         res.put("customP99Ms", ms(Percentiles.of(lat, 99)));

@@ -13,7 +13,7 @@ import org.junit.Test;
 import static org.junit.Assert.assertEquals;
 
 /** A run of one shape keeps an earlier run's other shapes in scale.json, read back as they were written (a whole double
- * is written as an integer, and read back as one). */
+ * is written as an integer, and read back as one; a list of figures as a list). */
 public class EarlierResultsTest {
     private static Map<String, Object> result(int members, int clients, double stormMs) {
         Map<String, Object> r = new LinkedHashMap<>();
@@ -23,6 +23,7 @@ public class EarlierResultsTest {
         r.put("joinStormMs", stormMs);
         r.put("jvms", "crd 1, bulk0 " + (members - 1));
         r.put("stormZkCounters", Collections.singletonMap("leader_zxid", 12.5));
+        r.put("customEachMs", Arrays.asList(120.5, 98.25, stormMs));
 
         return r;
     }

@@ -57,6 +57,12 @@ public class ScaleSmokeTest {
             assertTrue(r.toString(), ((Number)r.get("ackedCustomTraceAcksWritten")).intValue() >= shape.members() - 1);
         }
 
+        // Each timed message's own figure, in the order sent.
+        List<?> each = (List<?>)r.get("customEachMs");
+
+        assertEquals(Integer.getInteger("zkion.scale.messages", 20).intValue(), each.size());
+        assertTrue(each.toString(), each.stream().allMatch(v -> ((Number)v).doubleValue() > 0));
+
         String skip = System.getProperty("zkion.scale.skip", "");
 
         // Each phase that ran, and the figure it must have left.
