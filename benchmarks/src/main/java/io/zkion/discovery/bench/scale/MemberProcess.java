@@ -25,7 +25,14 @@ final class MemberProcess implements AutoCloseable {
      * Whether member JVMs, the floor's among them, compile with C1 only ({@code zkion.scale.memberJit=c1}), as they
      * did up to 2026-11-28, or tier up to C2 as an Ignite node's JVM does ({@code full}).
      */
-    static final boolean C1_ONLY = !"full".equals(System.getProperty("zkion.scale.memberJit", "c1"));
+    static final boolean C1_ONLY = c1Only(System.getProperty("zkion.scale.memberJit", "c1"));
+
+    private static boolean c1Only(String jit) {
+        if (!jit.equals("c1") && !jit.equals("full"))
+            throw new IllegalArgumentException("zkion.scale.memberJit is c1 or full, not " + jit);
+
+        return jit.equals("c1");
+    }
 
     final String name;
     final int servers;

@@ -156,7 +156,8 @@ final class ScaleReport {
             sb.append("\n- ").append(r.get("members")).append(": ").append(r.get("jvms")).append("; ")
                 .append(r.get("sessionTimeoutMs")).append(" ms; ")
                 .append(Boolean.TRUE.equals(r.get("decodeOncePerJvm")) ? "once per JVM" : "each member")
-                .append(r.get("memberJit") == null ? "" : "; JIT " + r.get("memberJit"))
+                // Runs before the setting all had C1 only.
+                .append("; JIT ").append(r.getOrDefault("memberJit", "c1"))
                 .append(r.get("commit") == null ? "" : "; " + r.get("commit"));
         }
 

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import com.amazon.ion.IonReader;
 import com.amazon.ion.IonType;
+import io.zkion.discovery.codec.CodecException;
 import io.zkion.discovery.codec.CorruptPayloadException;
 import io.zkion.discovery.codec.ion.IonSchema.F;
 
@@ -82,15 +83,25 @@ public final class TopologySnapshotCodec {
             String rec = what + " node " + i;
             IonType t = r.next();
 
-            if (t != IonType.STRUCT)
-                throw new CorruptPayloadException(rec + ": expected a struct, found " + (t == null ? "the end of data" : t));
+            if (t != IonType.STRUCT || r.isNullValue())
+                throw new CorruptPayloadException(rec + ": expected a struct, found "
+                    + (t == null ? "the end of data" : r.isNullValue() ? "null." + t.name().toLowerCase() : t));
 
-            // Copied first: the reader cannot go back over a value it has read. A byte copy leaves it on the record,
-            // unread; a re-encoding (symbols outside our table) steps through it, so the copy is read instead.
-            byte[] copy = copy(copier);
+            try {
+                // Copied first: the reader cannot go back over a value it has read. A byte copy leaves it on the
+                // record, unread; a re-encoding (symbols outside our table) steps through it, so the copy is read.
+                byte[] copy = copy(copier);
 
-            records.add(copy);
-            nodes.add(copier.transferred() ? NodeRecord.readCurrent(r, rec) : NodeRecord.decode(copy, rec));
+                records.add(copy);
+                nodes.add(copier.transferred() ? NodeRecord.readCurrent(r, rec) : NodeRecord.decode(copy, rec));
+            }
+            catch (CodecException e) {
+                throw e;
+            }
+            catch (RuntimeException e) {
+                // A record whose length runs past the data: ion-java's copy fails on the array, not with its own error.
+                throw new CorruptPayloadException(rec + " is cut short or malformed: " + e, e);
+            }
         }
 
         if (r.next() != null)
@@ -99,7 +110,12 @@ public final class TopologySnapshotCodec {
         return new Snapshot(topVer, nodes, records);
     }
 
-    /** @return The reader's current value as a stream of its own: a byte copy where the symbols allow. */
+    /**
+     * @return The reader's current value as a stream of its own: a byte copy where the symbols allow. ion-java caches
+     *     its check of the reader's symbols against the writer's per writer, so every record of one snapshot should go
+     *     through the one writer of this thread; were this called inside another {@code ReusableIonWriter.write}, each
+     *     copy would get a fresh writer and silently be re-encoded ({@code CopyStats} would show it).
+     */
     private static byte[] copy(CountingTransferReader copier) throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
 
