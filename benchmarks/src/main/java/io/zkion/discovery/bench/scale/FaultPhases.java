@@ -92,8 +92,11 @@ final class FaultPhases {
         // Plain messages only: one that needs Ignite's ack would wait for the paused member until it is failed.
         while (!expired.isDone()) {
             if (JvmTally.nowMicros() - t0 > 3_000L * timeout) {
+                String state = p.state();
+
                 p.signal("CONT");
-                throw new IllegalStateException("The paused member's session did not expire within three session timeouts");
+                throw new IllegalStateException("The paused member's session did not expire within three session timeouts"
+                    + " (its JVM's state before SIGCONT: " + state + "; T is stopped)");
             }
 
             c.deliver(++msgId, false);

@@ -55,7 +55,10 @@ final class MemberProcess implements AutoCloseable {
         // are shared, see SharedValuesMarshaller); then room for the JIT, the GC and the messages in flight. G1: the
         // parallel collector's full GCs of a 4 GB heap took 7 to 10 s at 1,000 members, and cost members their sessions.
         long heapMb = 256 + (servers + clients) * (2048L + clusterSize * 12L) / 1024;
-        List<String> cmd = new ArrayList<>(List.of("java", "-Xms256m", "-Xmx" + heapMb + "m",
+        // In a session of its own (setsid execs the JVM in place, so pid() is the JVM's): when the shell that started
+        // the run exits, Linux sends SIGHUP and SIGCONT to a process group left orphaned with a stopped member, which
+        // resumed a paused member JVM 10 s into its pause once (2026-11-29) and failed the run.
+        List<String> cmd = new ArrayList<>(List.of("setsid", "java", "-Xms256m", "-Xmx" + heapMb + "m",
             "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=200", "-Xss256k", "-Djava.net.preferIPv4Stack=true"));
 
         if (C1_ONLY)
@@ -170,6 +173,20 @@ final class MemberProcess implements AutoCloseable {
     /** Pauses or resumes the JVM, as a stop-the-world pause would. */
     void signal(String sig) throws Exception {
         new ProcessBuilder("kill", "-" + sig, Long.toString(proc.pid())).inheritIO().start().waitFor();
+    }
+
+    /** @return The JVM's state as Linux reports it ({@code T}: stopped), or "gone". */
+    String state() {
+        try {
+            String stat = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get("/proc/" + proc.pid() + "/stat")),
+                StandardCharsets.US_ASCII);
+
+            // pid (comm) state ...: comm may hold spaces, so the state follows the last ')'.
+            return stat.substring(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+        }
+        catch (IOException e) {
+            return "gone";
+        }
     }
 
     @Override public void close() throws InterruptedException {
