@@ -344,7 +344,8 @@ final class Joiner {
 
             n.order(rec.order());
             nodes.add(n);
-            // As the snapshot carried it, not encoded again: what this node would copy into snapshots as coordinator.
+            // Copied from the snapshot, not decoded and encoded again, which would drop fields this release does not
+            // read: what this node would copy into snapshots as coordinator.
             records.put(rec.id(), snap.records.get(i));
         }
 

@@ -47,8 +47,8 @@ public final class TopologySnapshotCodec {
     }
 
     /**
-     * Decodes a snapshot; the records come in the order they were written. Each record is also kept as it came, a
-     * byte copy (see {@link Snapshot#records}), so that a field a later release added to it survives this node.
+     * Decodes a snapshot; the records come in the order they were written. Each record is also kept as ion-java copies
+     * it (see {@link Snapshot#records}), so that a field this release does not read stays in it.
      */
     public Snapshot decode(byte[] data, String what) {
         byte[] ion = format.inflate(data, what);
@@ -133,7 +133,10 @@ public final class TopologySnapshotCodec {
         public final long topVer;
         public final List<NodeRecord> nodes;
 
-        /** Each of {@link #nodes} as its own Ion stream, as the snapshot carried it: what a later snapshot copies. */
+        /**
+         * Each of {@link #nodes} as its own Ion stream, what a later snapshot copies: byte for byte where the record's
+         * symbols are our table's, re-encoded by ion-java with its local symbols otherwise.
+         */
         public final List<byte[]> records;
 
         Snapshot(long topVer, List<NodeRecord> nodes, List<byte[]> records) {
