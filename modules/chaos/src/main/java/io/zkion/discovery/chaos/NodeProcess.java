@@ -57,6 +57,10 @@ final class NodeProcess {
         if (ownHost)
             cmd.addAll(s.lab.launcher(name));
 
+        // In a session of its own (setsid execs the JVM in place, so the pid stays the JVM's): a node stopped with
+        // SIGSTOP must stay stopped, and Linux sends SIGCONT to a process group left orphaned with a stopped member
+        // when the shell that started the run exits (it resumed a scale run's paused member, 2026-11-29).
+        cmd.add("setsid");
         cmd.add("java");
         cmd.add("-Xmx" + (client ? "320m" : "384m"));
         cmd.add("-XX:+UseSerialGC");
