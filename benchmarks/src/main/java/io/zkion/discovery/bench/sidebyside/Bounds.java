@@ -28,6 +28,14 @@ final class Bounds {
     /** The reading client's threads carry this name: ZooKeeper names its threads after the thread that built it. */
     private static final String READER = "bench-floor-reader";
 
+    /** The bound: what a bare Curator client's ZooKeeper threads allocate to read one znode. */
+    static final String READER_BYTES =
+        "bare Curator: allocated by the reading client's ZooKeeper threads per node read (bytes)";
+
+    /** The bound: what Ignite allocates to unmarshal one no-op message. */
+    static final String UNMARSHAL_BYTES =
+        "Ignite's JdkMarshaller: allocated to unmarshal one no-op message, as every node must (bytes)";
+
     private Bounds() {
     }
 

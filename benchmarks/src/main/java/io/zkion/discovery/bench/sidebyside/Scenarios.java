@@ -113,6 +113,34 @@ final class Scenarios {
         return out;
     }
 
+    /** @return The CPU time so far of each live thread of a discovery SPI ({@link #spiThread}), by thread id. */
+    static Map<Long, Long> spiCpuNanos() {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<Long, Long> out = new HashMap<>();
+
+        for (java.lang.management.ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (ti == null || !spiThread(ti.getThreadName()))
+                continue;
+
+            long ns = mx.getThreadCpuTime(ti.getThreadId());
+
+            if (ns > 0)
+                out.put(ti.getThreadId(), ns);
+        }
+
+        return out;
+    }
+
+    /** @return The CPU time the SPI threads live now spent since {@code before} (a new thread counts whole). */
+    static long spiCpuNanosSince(Map<Long, Long> before) {
+        long total = 0;
+
+        for (Map.Entry<Long, Long> e : spiCpuNanos().entrySet())
+            total += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+
+        return total;
+    }
+
     /** @return Bytes allocated so far by all live threads whose name passes {@code threadName}, together. */
     static long allocatedTotal(java.util.function.Predicate<String> threadName) {
         long total = 0;

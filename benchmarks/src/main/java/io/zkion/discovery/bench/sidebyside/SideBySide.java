@@ -22,6 +22,7 @@ import org.apache.ignite.Ignite;
 public final class SideBySide {
     private static final int EVENTS_3 = 500;
     private static final int EVENTS_8 = 200;
+    static final int EVENTS_16 = 200;
     private static final int ALLOC_EVENTS = 200;
     private static final int UNMARSHAL_RUNS = 2_000;
 
@@ -82,10 +83,10 @@ public final class SideBySide {
 
                 for (int i = 0; i < f.writeMs.length; i++) {
                     run.bound("bare Curator: one write (ms)", f.writeMs[i]);
-                    run.bound("bare Curator: a write until another client has read it (ms)", f.readMs[i]);
+                    run.bound(Targets.FLOOR_ROUND_TRIP, f.readMs[i]);
                 }
 
-                run.bound("bare Curator: allocated by the reading client's ZooKeeper threads per node read (bytes)",
+                run.bound(Bounds.READER_BYTES,
                     f.readerBytesPerRead);
 
                 List<SpiKind> order = new ArrayList<>(Arrays.asList(SpiKind.values()));
@@ -145,8 +146,7 @@ public final class SideBySide {
             add("allocation per no-op custom event, coordinator's SPI threads less Ignite's listener run on them (bytes)",
                 kind, crdAlloc[2]);
             add("allocation per no-op custom event, all nodes (bytes)", kind, Scenarios.allocationPerEvent(nodes, ALLOC_EVENTS));
-            bound("Ignite's JdkMarshaller: allocated to unmarshal one no-op message, as every node must (bytes)",
-                Bounds.unmarshalBytes(crd, UNMARSHAL_RUNS));
+            bound(Bounds.UNMARSHAL_BYTES, Bounds.unmarshalBytes(crd, UNMARSHAL_RUNS));
 
             Scenarios.CacheCreates cc = Scenarios.cacheCreates(nodes.get(nodes.size() - 1), crd, CACHE_CREATES, port);
 
@@ -156,8 +156,7 @@ public final class SideBySide {
             if (kind.usesZooKeeper())
                 add("bytes sent to ZooKeeper per cache create", kind, cc.zkBytesPerCache);
 
-            add("cache create message (Ignite's DynamicCacheChangeBatch), marshalled and compressed (bytes)", kind,
-                cc.messageBytes);
+            add(Targets.CACHE_CREATE_MESSAGE, kind, cc.messageBytes);
 
             double[] leave = Scenarios.leave(c, nodes.get(2));
 
@@ -176,6 +175,7 @@ public final class SideBySide {
         try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root + "-16")) {
             long zkJ = Scenarios.zkBytesReceived(port);
             long cpu0 = processCpuMs();
+            Map<Long, Long> spiCpu0 = Scenarios.spiCpuNanos();
             long ms = c.startTogether(16);
 
             add("join storm, 16 servers (ms)", kind, ms);
@@ -183,7 +183,13 @@ public final class SideBySide {
             // wall time, the storm was CPU-bound (16 Ignite nodes starting), whatever the discovery SPI.
             add("join storm, 16 servers: JVM CPU time / cores (ms)", kind,
                 (processCpuMs() - cpu0) / (double)Runtime.getRuntime().availableProcessors());
+            // What the SPI itself cost of it: its threads by name (the part of Ignite's listener they run included).
+            add("join storm, 16 servers: CPU of the discovery SPI's own threads (ms)", kind,
+                Scenarios.spiCpuNanosSince(spiCpu0) / 1e6);
             zkBytes("bytes sent to ZooKeeper per join, 16 servers started together", kind, zkJ, port, 16);
+
+            Scenarios.customRoundTrip(c.nodes(), WARMUP_EVENTS);
+            addAll("custom event round trip, 16 servers (ms)", kind, Scenarios.customRoundTrip(c.nodes(), EVENTS_16));
         }
 
         try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root + "-large")) {

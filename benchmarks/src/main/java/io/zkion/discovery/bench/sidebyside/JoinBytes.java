@@ -1,0 +1,86 @@
+package io.zkion.discovery.bench.sidebyside;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
+import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.CreateMode;
+
+/**
+ * Where the bytes that a join storm writes to ZooKeeper go, by znode directory, for ZkIon and the stock SPI: the
+ * side-by-side run gives one total per join (issue 23's "bytes sent to ZooKeeper per join"); this says which
+ * directories make it up. It starts {@code count} servers together on a ZooKeeper server of its own, as the side-by-side
+ * storm does (after one unmeasured storm under another root), then reads that server's transaction log between two
+ * marker znodes ({@link TxnLogTally}).
+ * <p>
+ * {@code java ... JoinBytes OUT.md [count]}
+ */
+public final class JoinBytes {
+    private JoinBytes() {
+    }
+
+    public static void main(String[] args) {
+        try {
+            Path out = Paths.get(args.length > 0 ? args[0] : "benchmarks/results/join-bytes.md");
+            int count = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+
+            System.setProperty("IGNITE_QUIET", "true");
+            System.setProperty("IGNITE_UPDATE_NOTIFIER", "false");
+
+            StringBuilder md = new StringBuilder("# Bytes written to ZooKeeper by a join storm, by directory\n\n")
+                .append(count).append(" servers started together on a ZooKeeper server of their own; every create and")
+                .append(" setData in its transaction log between two markers, with a multi's operations counted one by")
+                .append(" one. Bytes are the data written, path not included, per join (divided by ").append(count)
+                .append("). Written by `JoinBytes`.\n\n");
+
+            for (SpiKind kind : new SpiKind[] {SpiKind.ZKION, SpiKind.STOCK_ZK})
+                md.append(tally(kind, count).markdown(kind.name(), count)).append('\n');
+
+            Files.write(out, md.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            System.out.println(md);
+            System.exit(0); // Stock SPI and ZooKeeper threads may linger.
+        }
+        catch (Throwable e) {
+            e.printStackTrace(System.out);
+            System.exit(1);
+        }
+    }
+
+    private static TxnLogTally tally(SpiKind kind, int count) throws Exception {
+        File dir = Files.createTempDirectory("join-bytes-" + kind).toFile();
+        String root = "/join-bytes";
+        long from;
+        long to;
+        try (TestingServer zk = new TestingServer(-1, dir, true)) {
+            // Unmeasured, as in the side-by-side run: a cold JVM joins slower, and batches joins differently.
+            try (BenchCluster warm = new BenchCluster(kind, zk.getConnectString(), "/join-bytes-warm-up")) {
+                warm.startTogether(count);
+            }
+
+            try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root)) {
+                from = marker(zk.getConnectString());
+                c.startTogether(count);
+                to = marker(zk.getConnectString());
+            }
+
+            // Read while the server runs: closing it deletes its directory.
+            return TxnLogTally.read(new File(dir, "version-2"), from, to, root);
+        }
+    }
+
+    /** @return The zxid of a marker znode created now: the transactions after it came later. */
+    private static long marker(String connect) throws Exception {
+        try (CuratorFramework c = CuratorFrameworkFactory.newClient(connect, new RetryOneTime(100))) {
+            c.start();
+            c.blockUntilConnected();
+
+            String p = c.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath("/join-bytes-marker-");
+
+            return c.checkExists().forPath(p).getCzxid();
+        }
+    }
+}
