@@ -12,9 +12,11 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import io.zkion.discovery.codec.CodecException;
 import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.codec.msg.ControlCodec;
+import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
@@ -45,8 +47,26 @@ final class AliveView implements AutoCloseable {
     /** Node ids by alive path, parsed once. */
     private final Map<String, UUID> aliveIds = new HashMap<>();
 
-    /** The paths under alive/ at the last step, to tell when a node vanished. */
+    /** The paths under alive/ at the last step, to tell when a node vanished, and the view they were taken from. */
     private Set<String> lastAlive = Collections.emptySet();
+    private Map<UUID, ChildData> lastAliveView;
+
+    /**
+     * Counts the changes the cache has seen. A coordinator steps at every log entry, and alive/ seldom changes
+     * between two: the view built from the cache, and its reconciliation, are kept until the next change, rather than
+     * built again, N entries sorted and two sets of N, at every step.
+     */
+    private final AtomicLong changes = new AtomicLong();
+
+    /** The view {@link #aliveNodes} built last, and the count of changes it was built at. */
+    private Map<UUID, ChildData> view;
+    private long viewChanges = -1;
+
+    /** What {@link #reconciled} returned last with nothing in doubt, and from what. */
+    private Map<UUID, ChildData> reconciledView;
+    private Map<UUID, ChildData> reconciledFrom;
+    private Set<UUID> reconciledListed;
+    private Topology reconciledTopology;
 
     /** Whether the cache was started; read by a test's thread too. */
     private volatile boolean started;
@@ -63,8 +83,12 @@ final class AliveView implements AutoCloseable {
 
         alive = CuratorCache.build(store.client(), paths.alive);
         alive.listenable().addListener(CuratorCacheListener.builder()
-            .forAll((type, oldData, data) -> trigger.run())
+            .forAll((type, oldData, data) -> {
+                changes.incrementAndGet();
+                trigger.run();
+            })
             .forInitialized(() -> {
+                changes.incrementAndGet();
                 aliveLoaded = true;
                 trigger.run();
             })
@@ -107,10 +131,14 @@ final class AliveView implements AutoCloseable {
     private Map<UUID, ChildData> frozenData(Map<UUID, ChildData> view) {
         Map<UUID, ChildData> f = frozen;
 
-        if (f != null)
-            view.replaceAll((id, d) -> f.getOrDefault(id, d));
+        if (f == null)
+            return view;
 
-        return view;
+        Map<UUID, ChildData> out = new LinkedHashMap<>(view);
+
+        out.replaceAll((id, d) -> f.getOrDefault(id, d));
+
+        return out;
     }
 
     /** A test's plain persistent watch on alive/, which displaces the cache's recursive one; closed with the view. */
@@ -129,8 +157,14 @@ final class AliveView implements AutoCloseable {
             throw new IllegalStateException("ZooKeeper did not take the watch on " + paths.alive);
     }
 
-    /** @return The alive nodes as the cache has them, oldest first. */
+    /** @return The alive nodes as the cache has them, oldest first; not to be modified. */
     Map<UUID, ChildData> aliveNodes() {
+        // Read before the cache is: a change it shows meanwhile has the next call build the view again.
+        long seen = changes.get();
+
+        if (view != null && viewChanges == seen)
+            return view;
+
         Map<UUID, ChildData> m = new LinkedHashMap<>();
 
         alive.stream()
@@ -143,7 +177,10 @@ final class AliveView implements AutoCloseable {
                     m.put(id, d);
             });
 
-        return m;
+        view = Collections.unmodifiableMap(m);
+        viewChanges = seen;
+
+        return view;
     }
 
     /**
@@ -153,6 +190,11 @@ final class AliveView implements AutoCloseable {
      * @return Whether a node vanished since the last step: the data znodes are to be swept then.
      */
     boolean forgetGone(Map<UUID, ChildData> aliveNow) {
+        if (aliveNow == lastAliveView)
+            return false; // The view of the last step: nothing vanished since.
+
+        lastAliveView = aliveNow;
+
         Set<String> present = new HashSet<>();
 
         for (ChildData d : aliveNow.values())
@@ -175,17 +217,31 @@ final class AliveView implements AutoCloseable {
      * @return The alive nodes, oldest first.
      */
     Map<UUID, ChildData> reconciled(Map<UUID, ChildData> cached, Set<UUID> listed) throws Exception {
+        Topology top = member.topology();
+
+        // The same view, listing and topology as at the last step, which found nothing in doubt: nor does this one.
+        if (cached == reconciledFrom && listed == reconciledListed && top == reconciledTopology && frozen == null)
+            return reconciledView;
+
         Set<UUID> doubtful = new HashSet<>(listed);
 
         doubtful.addAll(cached.keySet());
 
-        for (ZkIonClusterNode n : member.topology().members())
+        for (ZkIonClusterNode n : top.members())
             doubtful.add(n.id());
 
         doubtful.removeIf(id -> listed.contains(id) && cached.containsKey(id));
 
-        if (doubtful.isEmpty())
-            return frozenData(cached);
+        if (doubtful.isEmpty()) {
+            reconciledView = frozenData(cached);
+            reconciledFrom = cached;
+            reconciledListed = listed;
+            reconciledTopology = top;
+
+            return reconciledView;
+        }
+
+        reconciledFrom = null; // Read directly at every step while in doubt.
 
         List<ChildData> all = new ArrayList<>();
 

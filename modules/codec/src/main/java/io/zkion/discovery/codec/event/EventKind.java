@@ -8,6 +8,8 @@ public enum EventKind {
     CUSTOM("custom"),
     ACK("ack");
 
+    private static final EventKind[] KINDS = values();
+
     private final String symbol;
 
     EventKind(String symbol) {
@@ -19,7 +21,7 @@ public enum EventKind {
     }
 
     public static EventKind ofSymbol(String symbol) {
-        for (EventKind k : values()) {
+        for (EventKind k : KINDS) { // Not values(): it copies its array at every call, once per event read.
             if (k.symbol.equals(symbol))
                 return k;
         }

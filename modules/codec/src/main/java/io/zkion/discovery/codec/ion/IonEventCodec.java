@@ -81,7 +81,7 @@ public final class IonEventCodec {
     }
 
     public static Header readHeader(IonReader r, String what) {
-        IonStructReader s = IonStructReader.enter(r, what + " header");
+        IonStructReader s = IonStructReader.enter(r, what, "header", -1);
         UUID cluster = null;
         long topVer = 0;
         long counter = 0;
@@ -116,7 +116,15 @@ public final class IonEventCodec {
     }
 
     public static DiscoveryEvent readEvent(IonReader r, String what) {
-        IonStructReader s = IonStructReader.enter(r, what);
+        return readEvent(IonStructReader.enter(r, what));
+    }
+
+    /** Reads the {@code i}-th event of {@code what}. */
+    static DiscoveryEvent readEvent(IonReader r, String what, int i) {
+        return readEvent(IonStructReader.enter(r, what, "event", i));
+    }
+
+    private static DiscoveryEvent readEvent(IonStructReader s) {
         EventKind kind = null;
         long id = 0;
         long topVer = 0;
@@ -133,7 +141,7 @@ public final class IonEventCodec {
                     kind = EventKind.ofSymbol(sym);
 
                     if (kind == null)
-                        throw new CorruptPayloadException(what + ": unknown event kind '" + sym + "'");
+                        throw new CorruptPayloadException(s.what() + ": unknown event kind '" + sym + "'");
 
                     break;
 
@@ -147,10 +155,10 @@ public final class IonEventCodec {
 
         s.leave();
 
-        IonStructReader.require(kind != null, F.KIND, what);
-        IonStructReader.require(seenId, F.ID, what);
-        IonStructReader.require(seenTopVer, F.TOP_VER, what);
-        IonStructReader.require(node != null, F.NODE, what);
+        s.require(kind != null, F.KIND);
+        s.require(seenId, F.ID);
+        s.require(seenTopVer, F.TOP_VER);
+        s.require(node != null, F.NODE);
 
         return new DiscoveryEvent(kind, id, topVer, node, data);
     }
@@ -161,7 +169,7 @@ public final class IonEventCodec {
         List<DiscoveryEvent> events = new ArrayList<>(Math.min(h.count, 1024));
 
         for (int i = 0; i < h.count; i++) {
-            DiscoveryEvent e = readEvent(r, what + " event " + i);
+            DiscoveryEvent e = readEvent(r, what, i);
 
             if (e.eventId() != h.first + i) {
                 throw new CorruptPayloadException(what + ": event " + i + " has id " + e.eventId() + ", expected "

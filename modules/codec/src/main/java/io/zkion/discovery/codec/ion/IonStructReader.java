@@ -11,23 +11,58 @@ import io.zkion.discovery.codec.CorruptPayloadException;
  */
 public final class IonStructReader {
     private final IonReader r;
+
+    /** What the struct is, for errors; with {@link #part} and {@link #index}, joined only when an error names it. */
     private final String what;
+    private final String part;
+    private final int index;
 
     public IonStructReader(IonReader r, String what) {
+        this(r, what, null, -1);
+    }
+
+    private IonStructReader(IonReader r, String what, String part, int index) {
         this.r = r;
         this.what = what;
+        this.part = part;
+        this.index = index;
     }
 
     /** Moves into the next top-level value, which must be a struct. */
     public static IonStructReader enter(IonReader r, String what) {
+        return enter(r, what, null, -1);
+    }
+
+    /**
+     * As {@link #enter(IonReader, String)}, for the {@code index}-th {@code part} of {@code what} (no index if
+     * negative): every entry read names its parts so, and the name is built only for an error.
+     */
+    public static IonStructReader enter(IonReader r, String what, String part, int index) {
         IonType t = r.next();
 
-        if (t != IonType.STRUCT)
-            throw new CorruptPayloadException(what + ": expected a struct, found " + (t == null ? "the end of data" : t));
+        if (t != IonType.STRUCT) {
+            throw new CorruptPayloadException(name(what, part, index) + ": expected a struct, found "
+                + (t == null ? "the end of data" : t));
+        }
 
         r.stepIn();
 
-        return new IonStructReader(r, what);
+        return new IonStructReader(r, what, part, index);
+    }
+
+    /** @return What this struct is, as errors name it. */
+    public String what() {
+        return name(what, part, index);
+    }
+
+    private static String name(String what, String part, int index) {
+        return part == null ? what : what + ' ' + part + (index < 0 ? "" : " " + index);
+    }
+
+    /** Fails unless a required field of this struct was seen. */
+    public void require(boolean seen, String field) {
+        if (!seen)
+            require(false, field, what());
     }
 
     /** Moves into the value the reader is on, which must be a struct (a struct nested in a field, say). */
@@ -81,7 +116,7 @@ public final class IonStructReader {
             return UUID.fromString(r.stringValue());
         }
         catch (IllegalArgumentException e) {
-            throw new CorruptPayloadException(what + ": field '" + field + "' is not a UUID: " + e.getMessage());
+            throw new CorruptPayloadException(what() + ": field '" + field + "' is not a UUID: " + e.getMessage());
         }
     }
 
@@ -107,7 +142,7 @@ public final class IonStructReader {
 
         while (r.next() != null) {
             if (r.getType() != IonType.STRING || r.isNullValue())
-                throw new CorruptPayloadException(what + ": field '" + field + "' should hold strings, holds " + r.getType());
+                throw new CorruptPayloadException(what() + ": field '" + field + "' should hold strings, holds " + r.getType());
 
             out.add(r.stringValue());
         }
@@ -119,7 +154,7 @@ public final class IonStructReader {
 
     private void expect(String field, IonType type) {
         if (r.getType() != type || r.isNullValue())
-            throw new CorruptPayloadException(what + ": field '" + field + "' should be " + type + ", is " + r.getType());
+            throw new CorruptPayloadException(what() + ": field '" + field + "' should be " + type + ", is " + r.getType());
     }
 
     /** Writes {@code values} as a list of strings in field {@code field}: the writer's half of {@link #strings}. */
