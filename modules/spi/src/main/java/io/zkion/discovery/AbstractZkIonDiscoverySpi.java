@@ -14,6 +14,7 @@ import io.zkion.discovery.config.ReleaseLineCheck;
 import io.zkion.discovery.config.SettingsCheck;
 import io.zkion.discovery.config.StartReport;
 import io.zkion.discovery.config.ZooKeeperConnector;
+import io.zkion.discovery.coordinator.SharedCommon;
 import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.DiscoveryMetrics;
@@ -249,7 +250,7 @@ public abstract class AbstractZkIonDiscoverySpi extends ZkIonSpiSettings impleme
     }
 
     @Override public void setNodeAttributes(Map<String, Object> attrs, IgniteProductVersion ver) {
-        locNodeAttrs = AckPolicy.withCapability(Rounds.withCapability(attrs));
+        locNodeAttrs = SharedCommon.withCapability(AckPolicy.withCapability(Rounds.withCapability(attrs)));
         locNodeVer = ver;
     }
 

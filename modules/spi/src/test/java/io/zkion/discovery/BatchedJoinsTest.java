@@ -37,7 +37,7 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
         AtomicReference<UUID> victim = new AtomicReference<>();
         AtomicReference<Throwable> faultErr = new AtomicReference<>();
 
-        joinInOnePass(s1, spis, c -> {
+        joinInOnePass(s1, configs(spis, "a", "b", "c"), c -> {
             joiners.addAll(c.getChildren().forPath(root + "/join"));
 
             spiOf(s1).engine().zkFaultsForTest(new ZkFaults.Quiet() {
@@ -47,7 +47,8 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
                     for (CuratorOp op : ops) {
                         String p = op.getTypeAndPath().getForPath();
 
-                        if (p.startsWith(root + "/joined/"))
+                        // An answer, named for its joiner; not the common data the batch shares.
+                        if (p.startsWith(root + "/joined/") && !p.startsWith(root + "/joined/shared-"))
                             answered.add(UUID.fromString(p.substring(p.lastIndexOf('/') + 1)));
                     }
 
@@ -125,7 +126,7 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
             }
         });
 
-        joinInOnePass(s1, new ArrayList<>(), c -> { });
+        joinInOnePass(s1, configs(new ArrayList<>(), "a", "b", "c"), c -> { });
 
         await("five servers at s2", 60_000, () -> s2.cluster().nodes().size() == 5);
 
@@ -134,47 +135,18 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
         assertEquals(6, reads.size());
     }
 
-    /** What a test does while the coordinator is held with the three join requests there. */
-    private interface WhileHeld {
-        void run(CuratorFramework c) throws Exception;
-    }
+    /** @return Servers' configurations named {@code names}; {@code spis} gets their SPIs. */
+    private List<IgniteConfiguration> configs(List<ZkIonDiscoverySpi> spis, String... names) {
+        List<IgniteConfiguration> cfgs = new ArrayList<>();
 
-    /**
-     * Starts servers a, b and c while the coordinator {@code crd} is held, so that its next pass sees all three
-     * requests; runs {@code whileHeld} once they are there, then lets the coordinator go and waits for the joins.
-     *
-     * @param spis Gets the joiners' SPIs, reachable while they join through their configurations only.
-     */
-    private void joinInOnePass(Ignite crd, List<ZkIonDiscoverySpi> spis, WhileHeld whileHeld) throws Exception {
-        ExecutorService pool = Executors.newFixedThreadPool(3);
-        List<Future<Ignite>> started = new ArrayList<>();
+        for (String name : names) {
+            IgniteConfiguration cfg = config(name, false);
 
-        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
-            c.start();
-
-            AutoCloseable held = spiOf(crd).engine().holdDiscoveryForTest();
-
-            try {
-                for (String name : List.of("a", "b", "c")) {
-                    IgniteConfiguration cfg = config(name, false);
-
-                    spis.add((ZkIonDiscoverySpi)cfg.getDiscoverySpi());
-                    started.add(pool.submit(() -> start(cfg)));
-                }
-
-                await("three join requests", 60_000, () -> children(c, root + "/join").size() == 3);
-                whileHeld.run(c);
-            }
-            finally {
-                held.close();
-            }
-
-            for (Future<Ignite> f : started)
-                assertNotNull(f.get(120, TimeUnit.SECONDS));
+            spis.add((ZkIonDiscoverySpi)cfg.getDiscoverySpi());
+            cfgs.add(cfg);
         }
-        finally {
-            pool.shutdownNow();
-        }
+
+        return cfgs;
     }
 
     /** Ends the session of the joiner {@code id} on the server, and waits until its alive znode is gone. */
@@ -188,14 +160,5 @@ public class BatchedJoinsTest extends ZkIonTestSupport {
 
         while (c.checkExists().forPath(root + "/alive/" + id) != null && System.currentTimeMillis() < end)
             Thread.sleep(20);
-    }
-
-    private static List<String> children(CuratorFramework c, String path) {
-        try {
-            return c.getChildren().forPath(path);
-        }
-        catch (Exception e) {
-            return List.of();
-        }
     }
 }

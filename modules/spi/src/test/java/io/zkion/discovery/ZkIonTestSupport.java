@@ -5,6 +5,12 @@ import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryOneTime;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
 import org.apache.ignite.Ignite;
@@ -20,6 +26,7 @@ import org.apache.ignite.spi.communication.tcp.TcpCommunicationSpi;
 import org.junit.After;
 import org.junit.Before;
 
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.fail;
 
 /**
@@ -152,6 +159,54 @@ public abstract class ZkIonTestSupport {
     }
 
     /** Waits, by polling every 50 ms, until {@code cond} holds; fails after {@code ms}. */
+    /** What a test does while the coordinator is held with the join requests there. */
+    protected interface WhileHeld {
+        void run(CuratorFramework c) throws Exception;
+    }
+
+    /**
+     * Starts servers of {@code cfgs} while the coordinator {@code crd} is held, so that its next pass sees all their
+     * requests; runs {@code whileHeld} once they are there, then lets the coordinator go and waits for the joins.
+     */
+    protected void joinInOnePass(Ignite crd, List<IgniteConfiguration> cfgs, WhileHeld whileHeld) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(cfgs.size());
+        List<Future<Ignite>> started = new ArrayList<>();
+
+        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            c.start();
+
+            AutoCloseable held = spiOf(crd).engine().holdDiscoveryForTest();
+
+            try {
+                for (IgniteConfiguration cfg : cfgs)
+                    started.add(pool.submit(() -> start(cfg)));
+
+                await(cfgs.size() + " join requests", 60_000,
+                    () -> childrenOf(c, root + "/join").size() == cfgs.size());
+                whileHeld.run(c);
+            }
+            finally {
+                held.close();
+            }
+
+            for (Future<Ignite> f : started)
+                assertNotNull(f.get(120, TimeUnit.SECONDS));
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** @return The children of {@code path}, or none if it cannot be listed (yet). */
+    protected static List<String> childrenOf(CuratorFramework c, String path) {
+        try {
+            return c.getChildren().forPath(path);
+        }
+        catch (Exception e) {
+            return List.of();
+        }
+    }
+
     protected static void await(String what, long ms, BooleanSupplier cond) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
 

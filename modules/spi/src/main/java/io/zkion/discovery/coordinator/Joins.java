@@ -159,9 +159,6 @@ final class Joins {
 
                 // Each joiner's answer, ack and event are added until the next would pass the batch's bytes.
                 if (w == null || batch.size() == MAX_BATCH || (!batch.isEmpty() && bytes + w.bytes > batchBytes())) {
-                    if (w != null)
-                        store.abandon(w.answer);
-
                     commitBatch(batch, pass, committed);
                     batch = new ArrayList<>();
                     bytes = 0;
@@ -252,8 +249,10 @@ final class Joins {
         collectBag.joiningNodeData(joinData);
         host.exchange().collect(collectBag);
 
-        return new Admission(id, p, req, dataZnode, node, nodeBytes, reqJoinData, byRef, format,
-            objects.marshal(new HashMap<>(collectBag.commonData())), aliveNow.get(id));
+        Map<Integer, Serializable> common = new HashMap<>(collectBag.commonData());
+
+        return new Admission(id, p, req, dataZnode, node, nodeBytes, reqJoinData, byRef, format, common,
+            objects.marshal(common), aliveNow.get(id));
     }
 
     /**
@@ -348,13 +347,10 @@ final class Joins {
 
         ClusterState next = writer.next(topVer, a.format);
         // The joiner finds its event in the log by its node id: the entry's place is known only once committed.
-        byte[] result = codec.encode(JoinResult.accepted(0, next, snapshots.encode(topVer, records), a.commonData,
-            member.recentlyDelivered()));
-
-        ZkStore.Prepared answer = store.create(paths.joined(a.id), result, CreateMode.PERSISTENT);
-        List<CuratorOp> ops = new ArrayList<>(answer.ops);
-
-        ops.addAll(store.deleteOps(paths.join(a.id), a.request.manifest));
+        JoinResult whole = JoinResult.accepted(0, next, snapshots.encode(topVer, records), a.commonData,
+            member.recentlyDelivered());
+        byte[] result = codec.encode(whole);
+        List<CuratorOp> ops = new ArrayList<>(store.deleteOps(paths.join(a.id), a.request.manifest));
         // Setting the joiner's ack fails the whole join if its session is already gone. The ack (1) is below every
         // event id, so that the log stays until the joiner has found its join event and acked it itself.
         ops.add(store.setDataOp(paths.alive(a.id), codec.encode(AliveRecord.of(a.node, a.req.formats, 1, null))));
@@ -368,7 +364,7 @@ final class Joins {
         // What the multi carries for this join: an answer in parts is only its manifest there.
         int bytes = (result.length <= store.inlineLimit() ? result.length : 256) + evt.data().length + 512;
 
-        return new Written(a, topVer, record, answer, bytes, ops, evt);
+        return new Written(a, topVer, record, whole, result, bytes, ops, evt);
     }
 
     /** Commits the joins of one batch in one log entry, the last one's state with it. */
@@ -377,7 +373,22 @@ final class Joins {
         List<CuratorOp> ops = new ArrayList<>();
         Map<Long, Predecoded> pre = new HashMap<>();
 
+        List<Admission> joins = new ArrayList<>();
+
+        for (Written w : built)
+            joins.add(w.a);
+
+        // The answers are written here, where the batch is final: those of its capable joiners share what is alike.
+        SharedCommon shared = SharedCommon.plan(joins, objects, codec, paths);
+
+        if (shared != null)
+            ops.addAll(store.create(shared.path, shared.payload, CreateMode.PERSISTENT).ops);
+
         for (Written w : built) {
+            byte[] own = shared == null ? null : shared.own(w.a.id);
+            byte[] answer = own == null ? w.result : codec.encode(w.answer.sharing(own, shared.path));
+
+            ops.addAll(store.create(paths.joined(w.a.id), answer, CreateMode.PERSISTENT).ops);
             events.add(w.event);
             ops.addAll(w.ops);
             pre.put(w.event.eventId(), new Predecoded(null, false, true, w.a.byRef ? w.a.node : null));
@@ -393,18 +404,22 @@ final class Joins {
         final Admission a;
         final long topVer;
         final byte[] record;
-        final ZkStore.Prepared answer;
+        /** The answer, and its bytes whole: written at the commit, where its batch may share part of it. */
+        final JoinResult answer;
+        final byte[] result;
         /** About what this join adds to the multi. */
         final int bytes;
+        /** The join's writes but its answer. */
         final List<CuratorOp> ops;
         final DiscoveryEvent event;
 
-        Written(Admission a, long topVer, byte[] record, ZkStore.Prepared answer, int bytes, List<CuratorOp> ops,
-            DiscoveryEvent event) {
+        Written(Admission a, long topVer, byte[] record, JoinResult answer, byte[] result, int bytes,
+            List<CuratorOp> ops, DiscoveryEvent event) {
             this.a = a;
             this.topVer = topVer;
             this.record = record;
             this.answer = answer;
+            this.result = result;
             this.bytes = bytes;
             this.ops = ops;
             this.event = event;

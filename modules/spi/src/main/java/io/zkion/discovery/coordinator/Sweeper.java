@@ -1,10 +1,12 @@
 package io.zkion.discovery.coordinator;
 
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import io.zkion.discovery.member.LogEntry;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
@@ -14,9 +16,10 @@ import org.apache.ignite.IgniteLogger;
 /**
  * Removes what nobody will ever read, so that ZooKeeper's data stays bounded however long the cluster runs: answers
  * to joiners that died before reading them, {@code left/} markers of nodes no longer in the cluster, and parts that
- * no manifest names (a multi that failed after writing them, a cluster that died). It runs at takeover and then
- * every minute ({@value #INTERVAL_PROPERTY} to change it); a part is removed only if it was unnamed at two sweeps in a row, so that a write whose
- * parts are written and whose multi is still to come keeps them.
+ * no manifest names (a multi that failed after writing them, a cluster that died), and the common data a batch of
+ * joins shared, once its entry is trimmed. It runs at takeover and then every minute ({@value #INTERVAL_PROPERTY} to
+ * change it); a part is removed only if it was unnamed at two sweeps in a row, so that a write whose parts are written
+ * and whose multi is still to come keeps them.
  */
 final class Sweeper {
     /** The system property that sets how often the sweep runs, in ms. */
@@ -56,14 +59,27 @@ final class Sweeper {
             log.info("Swept " + removed + " znode(s) nobody will read under " + paths.root);
     }
 
-    /** Removes the children of {@code dir} named for nodes neither in the cluster nor alive. */
+    /**
+     * Removes the children of {@code dir} named for nodes neither in the cluster nor alive, and the common data a
+     * batch of joins shared once no untrimmed entry holds that batch (its trim missed it).
+     */
     private int sweepGone(String dir, Map<UUID, ChildData> aliveNow) throws Exception {
+        Set<UUID> batches = new HashSet<>();
         int removed = 0;
+
+        for (LogEntry e : member.entries().inOrder()) {
+            if (!e.joined.isEmpty())
+                batches.add(e.joined.get(0));
+        }
 
         for (String name : store.children(dir)) {
             UUID id = ZkPaths.nodeId(name);
+            UUID batch = ZkPaths.sharedFor(name);
 
             if (id != null && (member.topology().contains(id) || aliveNow.containsKey(id)))
+                continue;
+
+            if (batch != null && batches.contains(batch))
                 continue;
 
             store.deleteQuietly(dir + "/" + name);

@@ -19,6 +19,7 @@ import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.member.NodeDataReader;
+import io.zkion.discovery.member.SharedCommonReader;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import java.io.Serializable;
@@ -359,6 +360,10 @@ final class Joiner {
 
         Topology top = Topology.of(r.state.topVer, nodes, records);
         Map<Integer, Serializable> common = objects.unmarshal(r.commonData, paths.joined(id) + " common data");
+
+        if (r.sharedCommon != null)
+            common = new SharedCommonReader(store, codec, objects).withShared(common, r.sharedCommon,
+                paths.joined(id));
         DiscoveryDataBag bag = new DiscoveryDataBag(id, local.isClient());
 
         bag.commonData(common);

@@ -67,6 +67,14 @@ public final class ControlCodec {
         return ion.unwrap(data, what, r -> NodeData.read(r, what));
     }
 
+    public byte[] encode(SharedCommonData d) {
+        return ion.wrap(d::write);
+    }
+
+    public SharedCommonData decodeSharedCommon(byte[] data, String what) {
+        return ion.unwrap(data, what, r -> SharedCommonData.read(r, what));
+    }
+
     public byte[] encode(ConnectivityReport r) {
         return ion.wrap(r::write);
     }

@@ -59,8 +59,17 @@ public final class JoinResult {
      */
     private static final String RECENT = F.DATA;
 
+    /**
+     * The znode of the common data this answer leaves out, shared by the joiners of its batch; null when
+     * {@link #commonData} is all of it. Only a joiner that advertises it reads this gets it, so that an older one never
+     * takes a part for the whole: its name is a local symbol, outside the shared table's version 2.
+     */
+    public final String sharedCommon;
+
+    private static final String SHARED_COMMON = "sharedCommon";
+
     private JoinResult(Refusal refusal, String rejection, long joinEventId, ClusterState state, byte[] snapshot,
-        byte[] commonData, byte[] recentMessages) {
+        byte[] commonData, byte[] recentMessages, String sharedCommon) {
         this.refusal = refusal;
         this.rejection = rejection;
         this.joinEventId = joinEventId;
@@ -68,10 +77,19 @@ public final class JoinResult {
         this.snapshot = snapshot;
         this.commonData = commonData;
         this.recentMessages = recentMessages;
+        this.sharedCommon = sharedCommon;
     }
 
     public static JoinResult rejected(Refusal refusal, String reason) {
-        return new JoinResult(refusal, reason, 0, null, null, null, null);
+        return new JoinResult(refusal, reason, 0, null, null, null, null, null);
+    }
+
+    /**
+     * @return This accepted answer with only {@code ownCommon} of the common data, the rest in the znode
+     *      {@code sharedCommon} ({@link SharedCommonData}).
+     */
+    public JoinResult sharing(byte[] ownCommon, String sharedCommon) {
+        return new JoinResult(null, null, joinEventId, state, snapshot, ownCommon, recentMessages, sharedCommon);
     }
 
     public static JoinResult accepted(long joinEventId, ClusterState state, byte[] snapshot, byte[] commonData) {
@@ -81,7 +99,7 @@ public final class JoinResult {
     /** @param recentMessages Ids of messages delivered lately, or null. */
     public static JoinResult accepted(long joinEventId, ClusterState state, byte[] snapshot, byte[] commonData,
         byte[] recentMessages) {
-        return new JoinResult(null, null, joinEventId, state, snapshot, commonData, recentMessages);
+        return new JoinResult(null, null, joinEventId, state, snapshot, commonData, recentMessages, null);
     }
 
     public boolean ok() {
@@ -113,6 +131,11 @@ public final class JoinResult {
                 w.setFieldName(RECENT);
                 w.writeBlob(recentMessages);
             }
+
+            if (sharedCommon != null) {
+                w.setFieldName(SHARED_COMMON);
+                w.writeString(sharedCommon);
+            }
         }
 
         w.stepOut();
@@ -128,6 +151,7 @@ public final class JoinResult {
         byte[] snapshot = null;
         byte[] common = null;
         byte[] recent = null;
+        String shared = null;
 
         for (String f = s.nextField(); f != null; f = s.nextField()) {
             switch (f) {
@@ -142,6 +166,7 @@ public final class JoinResult {
                 case F.SNAPSHOT: snapshot = s.blob(f); break;
                 case F.COMMON: common = s.blob(f); break;
                 case RECENT: recent = s.blob(f); break;
+                case SHARED_COMMON: shared = s.string(f); break;
                 default:
             }
         }
@@ -162,6 +187,8 @@ public final class JoinResult {
         IonStructReader.require(snapshot != null, F.SNAPSHOT, what);
         IonStructReader.require(common != null, F.COMMON, what);
 
-        return accepted(id, state, snapshot, common, recent);
+        JoinResult whole = accepted(id, state, snapshot, common, recent);
+
+        return shared == null ? whole : whole.sharing(common, shared);
     }
 }

@@ -173,6 +173,29 @@ public class ControlCodecTest {
     }
 
     /** A joiner acts on the kind of a refusal, never on its wording; a kind it does not know is final. */
+    @Test public void anAnswerThatSharesPartOfTheCommonDataNamesTheRest() {
+        JoinResult whole = JoinResult.accepted(5, state, new byte[] {9}, new byte[] {8, 8}, new byte[] {1});
+        JoinResult r = codec.decodeJoinResult(codec.encode(whole.sharing(new byte[] {8}, "/zk/joined/shared-x")), "r");
+
+        assertArrayEquals("only its own part", new byte[] {8}, r.commonData);
+        assertEquals("/zk/joined/shared-x", r.sharedCommon);
+        assertArrayEquals(new byte[] {1}, r.recentMessages);
+        assertNull("all of it, unless shared", codec.decodeJoinResult(codec.encode(whole), "r").sharedCommon);
+
+        SharedCommonData d = codec.decodeSharedCommon(codec.encode(new SharedCommonData(new byte[] {3, 4})), "d");
+
+        assertArrayEquals(new byte[] {3, 4}, d.common);
+
+        try {
+            codec.decodeSharedCommon(codec.encode(new NodeData(new byte[] {1}, new byte[] {2})), "/zk/joined/shared-y");
+            fail();
+        }
+        catch (CorruptPayloadException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("/zk/joined/shared-y")
+                && e.getMessage().contains("'" + io.zkion.discovery.codec.ion.IonSchema.F.COMMON + "'"));
+        }
+    }
+
     @Test public void refusalKindsRoundTrip() {
         JoinResult unreadable = codec.decodeJoinResult(codec.encode(JoinResult.rejected(
             JoinResult.Refusal.UNREADABLE_REQUEST, "any wording")), "r");

@@ -56,7 +56,8 @@ public final class ControlFixtures {
 
     /**
      * The fixtures added in release 0.2.0: the alive record with who the node is (host, consistent id, order, release),
-     * and a node's report in a communication-failure round.
+     * a node's report in a communication-failure round, and a join answer that leaves part of the common data to a
+     * znode its batch shares, with that znode.
      */
     static Map<String, Object> since020() {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -69,6 +70,9 @@ public final class ControlFixtures {
             Arrays.asList(Events.node(1), Events.node(2)), null));
         m.put("connectivity-report-error", new ConnectivityReport(Events.node(20), Events.node(3),
             Arrays.asList(Events.node(3)), "IgniteCheckedException: the check timed out"));
+        m.put("join-answer-shared-common", JoinResult.accepted(11_265, STATE, new byte[] {7, 7}, new byte[] {8},
+            new byte[] {9, 9, 9}).sharing(new byte[] {8, 1}, "/zkion/joined/shared-" + Events.node(6)));
+        m.put("shared-common-data", new SharedCommonData(new byte[] {14, 15, 16}));
 
         return m;
     }
@@ -86,6 +90,8 @@ public final class ControlFixtures {
             return codec.encode((JoinResult)rec);
         if (rec instanceof ConnectivityReport)
             return codec.encode((ConnectivityReport)rec);
+        if (rec instanceof SharedCommonData)
+            return codec.encode((SharedCommonData)rec);
 
         return codec.encode((NodeData)rec);
     }

@@ -52,6 +52,8 @@ public class ControlFixturesTest {
             return codec.decodeJoinResult(data, what);
         if (like instanceof ConnectivityReport)
             return codec.decodeReport(data, what);
+        if (like instanceof SharedCommonData)
+            return codec.decodeSharedCommon(data, what);
 
         return codec.decodeNodeData(data, what);
     }
@@ -87,11 +89,15 @@ public class ControlFixturesTest {
 
             return "answer refusal=" + r.refusal + " rejection=" + r.rejection + " event=" + r.joinEventId
                 + " state=" + (r.state == null ? null : describe(r.state)) + " snapshot=" + Arrays.toString(r.snapshot)
-                + " common=" + Arrays.toString(r.commonData) + " recent=" + Arrays.toString(r.recentMessages);
+                + " common=" + Arrays.toString(r.commonData) + " recent=" + Arrays.toString(r.recentMessages)
+                + " sharedCommon=" + r.sharedCommon;
         }
 
         if (rec instanceof ConnectivityReport)
             return rec.toString();
+
+        if (rec instanceof SharedCommonData)
+            return "shared common data " + Arrays.toString(((SharedCommonData)rec).common);
 
         NodeData d = (NodeData)rec;
 
