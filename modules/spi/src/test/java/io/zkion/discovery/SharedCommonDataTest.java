@@ -10,6 +10,8 @@ import org.apache.curator.framework.api.transaction.OperationType;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.configuration.CacheConfiguration;
+import org.junit.After;
+import org.junit.Before;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
@@ -17,10 +19,20 @@ import static org.junit.Assert.assertTrue;
 
 /**
  * The answers to a batch of joins write the part of Ignite's common data that is alike once, beside them (issue 23):
- * every joiner still starts with all of it, and the shared znode goes when the batch's entry is trimmed.
+ * every joiner still starts with all of it, though the sweep runs all along, and the shared znode is swept once the
+ * batch's entry is trimmed.
  */
 public class SharedCommonDataTest extends ZkIonTestSupport {
     private static final String CACHE = "shared-common-test";
+
+    /** Sweeps every half second: the shared znode must stand while its batch's entry does, and go after. */
+    @Before public void sweepOften() {
+        System.setProperty("zkion.sweepIntervalMs", "500");
+    }
+
+    @After public void sweepAsUsual() {
+        System.clearProperty("zkion.sweepIntervalMs");
+    }
 
     @Test(timeout = 180_000) public void aBatchOfJoinersGetsTheCommonDataWholeThroughOneSharedZnode() throws Exception {
         Ignite s1 = start(config("s1", false).setCacheConfiguration(new CacheConfiguration<>(CACHE)));
@@ -52,7 +64,7 @@ public class SharedCommonDataTest extends ZkIonTestSupport {
         try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
             c.start();
 
-            await("the shared znode trimmed with its batch", 60_000, () -> {
+            await("the shared znode swept once its batch is trimmed", 60_000, () -> {
                 try {
                     return c.checkExists().forPath(shared.get(0)) == null;
                 }

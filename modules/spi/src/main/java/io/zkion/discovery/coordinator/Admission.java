@@ -1,7 +1,5 @@
 package io.zkion.discovery.coordinator;
 
-import java.io.Serializable;
-import java.util.Map;
 import java.util.UUID;
 import io.zkion.discovery.codec.msg.JoinRequest;
 import io.zkion.discovery.internal.ZkIonClusterNode;
@@ -26,14 +24,12 @@ final class Admission {
     /** Whether the record and event name the data znode instead of carrying the node. */
     final boolean byRef;
     final String format;
-    /** Ignite's common data collected for this joiner, marshalled, and as collected. */
+    /** Ignite's common data collected for this joiner, marshalled. */
     final byte[] commonData;
-    final Map<Integer, Serializable> common;
     final ChildData alive;
 
     Admission(UUID id, ZkStore.Payload request, JoinRequest req, ZkStore.Payload dataZnode, ZkIonClusterNode node,
-        byte[] nodeBytes, byte[] joinData, boolean byRef, String format, Map<Integer, Serializable> common,
-        byte[] commonData, ChildData alive) {
+        byte[] nodeBytes, byte[] joinData, boolean byRef, String format, byte[] commonData, ChildData alive) {
         this.id = id;
         this.request = request;
         this.req = req;
@@ -44,7 +40,6 @@ final class Admission {
         this.byRef = byRef;
         this.format = format;
         this.commonData = commonData;
-        this.common = common;
         this.alive = alive;
     }
 }

@@ -249,10 +249,8 @@ final class Joins {
         collectBag.joiningNodeData(joinData);
         host.exchange().collect(collectBag);
 
-        Map<Integer, Serializable> common = new HashMap<>(collectBag.commonData());
-
-        return new Admission(id, p, req, dataZnode, node, nodeBytes, reqJoinData, byRef, format, common,
-            objects.marshal(common), aliveNow.get(id));
+        return new Admission(id, p, req, dataZnode, node, nodeBytes, reqJoinData, byRef, format,
+            objects.marshal(new HashMap<>(collectBag.commonData())), aliveNow.get(id));
     }
 
     /**
@@ -378,17 +376,27 @@ final class Joins {
         for (Written w : built)
             joins.add(w.a);
 
-        // The answers are written here, where the batch is final: those of its capable joiners share what is alike.
-        SharedCommon shared = SharedCommon.plan(joins, objects, codec, paths);
+        // The answers are written here, where the batch is final: those of its capable joiners share what is alike,
+        // when that saves bytes and keeps the multi within what the batch was cut for.
+        SharedCommon shared = SharedCommon.plan(joins, member.topology().members(), objects, codec, paths);
+        Map<UUID, byte[]> answers = new HashMap<>();
+
+        for (Written w : built) {
+            byte[] own = shared == null ? null : shared.own(w.a.id);
+
+            answers.put(w.a.id, own == null ? w.result : codec.encode(w.answer.sharing(own, shared.path)));
+        }
+
+        if (shared != null && !shared.pays(wholeAnswers(built), answers, store.inlineLimit())) {
+            shared = null;
+            answers = wholeAnswers(built);
+        }
 
         if (shared != null)
             ops.addAll(store.create(shared.path, shared.payload, CreateMode.PERSISTENT).ops);
 
         for (Written w : built) {
-            byte[] own = shared == null ? null : shared.own(w.a.id);
-            byte[] answer = own == null ? w.result : codec.encode(w.answer.sharing(own, shared.path));
-
-            ops.addAll(store.create(paths.joined(w.a.id), answer, CreateMode.PERSISTENT).ops);
+            ops.addAll(store.create(paths.joined(w.a.id), answers.get(w.a.id), CreateMode.PERSISTENT).ops);
             events.add(w.event);
             ops.addAll(w.ops);
             pre.put(w.event.eventId(), new Predecoded(null, false, true, w.a.byRef ? w.a.node : null));
@@ -397,6 +405,16 @@ final class Joins {
         Written last = built.get(built.size() - 1);
 
         return writer.commit(events, ops, writer.next(last.topVer, last.a.format), pre);
+    }
+
+    /** @return Each join's answer whole. */
+    private static Map<UUID, byte[]> wholeAnswers(List<Written> built) {
+        Map<UUID, byte[]> out = new HashMap<>();
+
+        for (Written w : built)
+            out.put(w.a.id, w.result);
+
+        return out;
     }
 
     /** A join written at one place of the log, and what later joins of the pass take into their snapshots. */

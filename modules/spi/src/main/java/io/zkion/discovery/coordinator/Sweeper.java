@@ -1,17 +1,19 @@
 package io.zkion.discovery.coordinator;
 
+import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import io.zkion.discovery.member.LogEntry;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import org.apache.curator.framework.recipes.cache.ChildData;
 import org.apache.ignite.IgniteLogger;
+import org.apache.zookeeper.data.Stat;
 
 /**
  * Removes what nobody will ever read, so that ZooKeeper's data stays bounded however long the cluster runs: answers
@@ -53,33 +55,23 @@ final class Sweeper {
 
         next = now + TimeUnit.MILLISECONDS.toNanos(intervalMs);
 
-        int removed = sweepGone(paths.joined, aliveNow) + sweepGone(paths.left, aliveNow) + sweepParts();
+        int removed = sweepGone(paths.joined, aliveNow) + sweepShared() + sweepGone(paths.left, aliveNow) + sweepParts();
 
         if (removed > 0)
             log.info("Swept " + removed + " znode(s) nobody will read under " + paths.root);
     }
 
-    /**
-     * Removes the children of {@code dir} named for nodes neither in the cluster nor alive, and the common data a
-     * batch of joins shared once no untrimmed entry holds that batch (its trim missed it).
-     */
+    /** Removes the children of {@code dir} named for nodes neither in the cluster nor alive. */
     private int sweepGone(String dir, Map<UUID, ChildData> aliveNow) throws Exception {
-        Set<UUID> batches = new HashSet<>();
         int removed = 0;
-
-        for (LogEntry e : member.entries().inOrder()) {
-            if (!e.joined.isEmpty())
-                batches.add(e.joined.get(0));
-        }
 
         for (String name : store.children(dir)) {
             UUID id = ZkPaths.nodeId(name);
-            UUID batch = ZkPaths.sharedFor(name);
+
+            if (name.startsWith(ZkPaths.SHARED_PREFIX))
+                continue; // Its own rule: sweepShared.
 
             if (id != null && (member.topology().contains(id) || aliveNow.containsKey(id)))
-                continue;
-
-            if (batch != null && batches.contains(batch))
                 continue;
 
             store.deleteQuietly(dir + "/" + name);
@@ -87,6 +79,54 @@ final class Sweeper {
         }
 
         return removed;
+    }
+
+    /**
+     * Removes the common data a batch of joins shared once its entry is trimmed. Both were created in one multi, so
+     * with one zxid, and only a trim removes entries: a shared znode older than the oldest entry (or with the log empty)
+     * has lost its entry. Judged on ZooKeeper alone, not on this node's view of the log, which may lack an entry it could
+     * not read or one whose commit's outcome it could not tell.
+     */
+    private int sweepShared() throws Exception {
+        List<String> shared = new ArrayList<>();
+
+        for (String name : store.children(paths.joined)) {
+            if (name.startsWith(ZkPaths.SHARED_PREFIX))
+                shared.add(paths.joined + "/" + name);
+        }
+
+        if (shared.isEmpty())
+            return 0;
+
+        long oldest = oldestEntryZxid();
+        int removed = 0;
+
+        for (String path : shared) {
+            Stat stat = store.client().checkExists().forPath(path);
+
+            if (stat != null && stat.getCzxid() < oldest) {
+                store.deleteQuietly(path);
+                removed++;
+            }
+        }
+
+        return removed;
+    }
+
+    /**
+     * @return The creation zxid of the oldest entry of the log; the largest if the log is empty; the smallest (nothing
+     *      is older) if it could not be told, the oldest trimmed between the listing and its read.
+     */
+    private long oldestEntryZxid() throws Exception {
+        List<String> names = store.children(paths.log);
+
+        if (names.isEmpty())
+            return Long.MAX_VALUE;
+
+        String oldest = Collections.min(names, Comparator.comparingLong(ZkPaths::sequence));
+        Stat stat = store.client().checkExists().forPath(paths.log + "/" + oldest);
+
+        return stat == null ? Long.MIN_VALUE : stat.getCzxid();
     }
 
     private int sweepParts() throws Exception {

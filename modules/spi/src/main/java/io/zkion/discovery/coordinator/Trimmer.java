@@ -186,10 +186,6 @@ final class Trimmer {
             // (this node dying first) is swept.
             // A node that failed with its session may have asked to join again with the same data znode, or joined.
             for (LogEntry e : trimmed) {
-                // Every joiner of the batch read what its answer shares before it acked its join.
-                if (e.joined.size() > 1)
-                    store.deleteQuietly(paths.joinedShared(e.joined.get(0)));
-
                 for (UUID id : e.departed) {
                     if (!member.topology().contains(id) && !store.exists(paths.join(id)))
                         store.deleteQuietly(paths.node(id));

@@ -301,6 +301,25 @@ final class Joiner {
         }
     }
 
+    /**
+     * @return The common data this node's answer left to its batch's shared znode, as stored.
+     * @throws SessionEndedInJoin If it is gone with this node's session: the coordinator failed this node, and the
+     *      trim of the batch no longer waited for it.
+     */
+    private ZkStore.Payload readShared(String path) throws Exception {
+        try {
+            return new SharedCommonReader(store, codec, objects).read(path, paths.joined(local.id()));
+        }
+        catch (SharedCommonReader.Gone gone) {
+            long session = store.ephemeralOwner(paths.alive(local.id()));
+
+            if (session == 0 || session != store.sessionId())
+                throw new SessionEndedInJoin();
+
+            throw gone;
+        }
+    }
+
     private void answered(JoinResult r, MemberFactory members) throws Exception {
         UUID id = local.id();
 
@@ -322,6 +341,9 @@ final class Joiner {
             if (rec.byReference() && !rec.id().equals(id))
                 byRef.add(rec.id());
         }
+
+        // Read before the session is checked below: gone with the session ended, the join is asked again.
+        ZkStore.Payload shared = r.sharedCommon == null ? null : readShared(r.sharedCommon);
 
         // In ion-2 the snapshot names each node's data znode. Only the node is kept of each: their joining data, as
         // much again, is Ignite's business at their own joins.
@@ -361,9 +383,8 @@ final class Joiner {
         Topology top = Topology.of(r.state.topVer, nodes, records);
         Map<Integer, Serializable> common = objects.unmarshal(r.commonData, paths.joined(id) + " common data");
 
-        if (r.sharedCommon != null)
-            common = new SharedCommonReader(store, codec, objects).withShared(common, r.sharedCommon,
-                paths.joined(id));
+        if (shared != null)
+            common = new SharedCommonReader(store, codec, objects).withShared(common, shared, r.sharedCommon);
         DiscoveryDataBag bag = new DiscoveryDataBag(id, local.isClient());
 
         bag.commonData(common);

@@ -10,8 +10,9 @@ import io.zkion.discovery.zk.ZkStore;
 
 /**
  * A joiner's read of the common data its answer left to the znode its batch shares
- * ({@code io.zkion.discovery.coordinator.SharedCommon}). That znode stays until the joiner acked its join, so one
- * that is gone, or not such a znode at all, is a cluster this joiner cannot follow: an error names it.
+ * ({@code io.zkion.discovery.coordinator.SharedCommon}). That znode stays until the batch's entry is trimmed, which
+ * waits for this joiner's ack of its join while its session lives: one that is gone with the session alive, or not
+ * such a znode at all, is a cluster this joiner cannot follow, and an error names it.
  */
 public final class SharedCommonReader {
     private final ZkStore store;
@@ -27,27 +28,46 @@ public final class SharedCommonReader {
     }
 
     /**
-     * @param own The components the answer carried.
-     * @param path The shared znode the answer names.
+     * @param path The shared znode an answer names.
      * @param what The answer, for errors.
-     * @return Every component: the shared ones, with {@code own} over them.
+     * @return What it holds, as stored.
+     * @throws Gone If it is gone: the caller tells whether its session ended meanwhile.
      */
-    public Map<Integer, Serializable> withShared(Map<Integer, Serializable> own, String path, String what)
-        throws Exception {
-        String named = what + " names shared common data " + path;
-
+    public ZkStore.Payload read(String path, String what) throws Exception {
         if (!path.startsWith(paths.joined + '/' + ZkPaths.SHARED_PREFIX))
-            throw new CorruptPayloadException(named + ", which is not a znode of shared common data");
+            throw new CorruptPayloadException(named(what, path) + ", which is not a znode of shared common data");
 
         ZkStore.Payload p = store.readPayload(path);
 
         if (p == null)
-            throw new CorruptPayloadException(named + ", which is gone");
+            throw new Gone(named(what, path) + ", which is gone");
 
-        Map<Integer, Serializable> all = objects.unmarshal(codec.decodeSharedCommon(p.data, path).common, path);
+        return p;
+    }
+
+    /**
+     * @param own The components the answer carried.
+     * @param shared What {@link #read} returned for {@code path}.
+     * @return Every component: the shared ones, with {@code own} over them.
+     */
+    public Map<Integer, Serializable> withShared(Map<Integer, Serializable> own, ZkStore.Payload shared, String path) {
+        Map<Integer, Serializable> all = objects.unmarshal(codec.decodeSharedCommon(shared.data, path).common, path);
 
         all.putAll(own);
 
         return all;
+    }
+
+    private static String named(String what, String path) {
+        return what + " names shared common data " + path;
+    }
+
+    /** The shared znode is gone. */
+    public static final class Gone extends CorruptPayloadException {
+        private static final long serialVersionUID = 1L;
+
+        Gone(String msg) {
+            super(msg);
+        }
     }
 }

@@ -17,7 +17,7 @@ import java.util.UUID;
  * nodes/&lt;id&gt;         persistent   in ion-2, a node's marshalled self and joining data, written once by the
  *                                 joiner; removed when the entry that took the node out is trimmed
  * joined/&lt;id&gt;        persistent   the coordinator's answer: rejection, or the state to start from
- * joined/shared-&lt;id&gt; persistent   common data the answers of one batch of joins share (until the batch is trimmed)
+ * joined/shared-&lt;id&gt; persistent   common data the answers of one batch of joins share (swept once it is trimmed)
  * left/&lt;id&gt;          persistent   written by a node stopping gracefully: its exit is NODE_LEFT
  * custom/c-&lt;seq&gt;     persistent   custom messages for the coordinator to log: mutable ones, and those
  *                                 sent from the discovery thread itself
@@ -136,16 +136,11 @@ public final class ZkPaths {
     public static final String SHARED_PREFIX = "shared-";
 
     /**
-     * @return The znode of the common data the answers of one batch of joins share, named for the first join of its
-     *      log entry: the trim of that entry, or the sweep, removes it.
+     * @return The znode of the common data the answers of one batch of joins share, of a name of its own: the sweep
+     *      removes it once its entry, written in the same multi, is trimmed.
      */
-    public String joinedShared(UUID firstJoined) {
-        return joined + "/" + SHARED_PREFIX + firstJoined;
-    }
-
-    /** @return The first join named by a {@link #joinedShared} child of joined/, or null if {@code name} is none. */
-    public static UUID sharedFor(String name) {
-        return name.startsWith(SHARED_PREFIX) ? nodeId(name.substring(SHARED_PREFIX.length())) : null;
+    public String joinedShared(UUID batch) {
+        return joined + "/" + SHARED_PREFIX + batch;
     }
 
     public String left(UUID id) {

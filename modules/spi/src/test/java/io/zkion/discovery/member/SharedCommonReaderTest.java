@@ -42,7 +42,7 @@ public class SharedCommonReaderTest {
 
             own.put(3, "own three");
 
-            Map<Integer, Serializable> all = reader(store).withShared(own, path, "the answer");
+            Map<Integer, Serializable> all = reader(store).withShared(own, reader(store).read(path, "the answer"), path);
 
             assertEquals(3, all.size());
             assertEquals("shared one", all.get(1));
@@ -55,7 +55,15 @@ public class SharedCommonReaderTest {
             ZkStore store = new ZkStore(c, new ZkPaths("/r"), 1 << 20);
             String gone = store.paths().joinedShared(UUID.randomUUID());
 
-            refused(store, gone, "which is gone");
+            try {
+                reader(store).read(gone, "the answer");
+                fail("read " + gone);
+            }
+            catch (SharedCommonReader.Gone e) {
+                assertTrue("the joiner tells whether its session ended: " + e.getMessage(),
+                    e.getMessage().contains(gone) && e.getMessage().contains("which is gone"));
+            }
+
             refused(store, store.paths().node(UUID.randomUUID()), "not a znode of shared common data");
 
             String corrupt = store.paths().joinedShared(UUID.randomUUID());
@@ -67,7 +75,7 @@ public class SharedCommonReaderTest {
 
     private static void refused(ZkStore store, String path, String expected) throws Exception {
         try {
-            reader(store).withShared(new HashMap<>(), path, "the answer");
+            reader(store).withShared(new HashMap<>(), reader(store).read(path, "the answer"), path);
             fail("read " + path);
         }
         catch (CorruptPayloadException e) {
