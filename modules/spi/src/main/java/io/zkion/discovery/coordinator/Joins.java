@@ -262,7 +262,7 @@ final class Joins {
 
         while (!built.isEmpty()) {
             try {
-                committed.add(commit(built));
+                committed.add(commit(built, pass));
                 pass.addAll(built);
 
                 for (Written w : built)
@@ -366,7 +366,7 @@ final class Joins {
     }
 
     /** Commits the joins of one batch in one log entry, the last one's state with it. */
-    private Committed commit(List<Written> built) throws Exception {
+    private Committed commit(List<Written> built, List<Written> pass) throws Exception {
         List<DiscoveryEvent> events = new ArrayList<>();
         List<CuratorOp> ops = new ArrayList<>();
         Map<Long, Predecoded> pre = new HashMap<>();
@@ -378,7 +378,12 @@ final class Joins {
 
         // The answers are written here, where the batch is final: those of its capable joiners share what is alike,
         // when that saves bytes and keeps the multi within what the batch was cut for.
-        SharedCommon shared = SharedCommon.plan(joins, member.topology().members(), objects, codec, paths);
+        List<ZkIonClusterNode> servers = new ArrayList<>(member.topology().members());
+
+        for (Written w : pass) // Committed, not applied yet: any of them may become coordinator too.
+            servers.add(w.a.node);
+
+        SharedCommon shared = SharedCommon.planOrNone(joins, servers, objects, codec, paths, log);
         Map<UUID, byte[]> answers = new HashMap<>();
 
         for (Written w : built) {

@@ -16,6 +16,7 @@ import io.zkion.discovery.internal.NodeCapability;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.zk.ZkPaths;
+import org.apache.ignite.IgniteLogger;
 
 /**
  * Ignite's common discovery data for the joiners of one batch, written once where it is alike. Ignite collects it for
@@ -58,8 +59,24 @@ public final class SharedCommon {
     }
 
     /**
+     * As {@link #plan}, but null where it fails (a component that does not unmarshal here, say): sharing only saves
+     * bytes, and a failure must not stop the coordinator, nor every coordinator after it, on the same joins.
+     */
+    static SharedCommon planOrNone(List<Admission> batch, Collection<ZkIonClusterNode> servers, ObjectCodec objects,
+        ControlCodec codec, ZkPaths paths, IgniteLogger log) {
+        try {
+            return plan(batch, servers, objects, codec, paths);
+        }
+        catch (RuntimeException e) {
+            log.warning("Answering a batch of joins whole: its common data could not be shared: " + e);
+
+            return null;
+        }
+    }
+
+    /**
      * @param batch The joins of one log entry, in order.
-     * @param members The cluster's members before the batch.
+     * @param members The cluster's members before the batch, with the joins of the pass before it.
      * @return What its capable joiners share, or null if fewer than two of them can, they have nothing alike, or a
      *      server (a member, or a joiner of the batch) is of a release that does not know it.
      */
@@ -87,13 +104,16 @@ public final class SharedCommon {
         for (Admission a : capable)
             data.add(objects.unmarshal(a.commonData, "the common data collected for " + a.id));
 
-        Map<Integer, byte[]> baseBytes = marshalEach(data.get(0), objects);
+        Map<Integer, byte[]> baseBytes = marshalEach(data.get(0), data.get(0).keySet(), objects);
         Set<Integer> alike = new HashSet<>(baseBytes.keySet());
 
         for (Map<Integer, Serializable> d : data.subList(1, data.size())) {
-            Map<Integer, byte[]> mine = marshalEach(d, objects);
+            Map<Integer, byte[]> mine = marshalEach(d, alike, objects); // Only what may still be alike.
 
             alike.removeIf(k -> !Arrays.equals(baseBytes.get(k), mine.get(k)));
+
+            if (alike.isEmpty())
+                return null;
         }
 
         if (alike.isEmpty())
@@ -149,11 +169,15 @@ public final class SharedCommon {
         return payload.length <= inlineLimit ? payload.length : IN_PARTS;
     }
 
-    private static Map<Integer, byte[]> marshalEach(Map<Integer, Serializable> common, ObjectCodec objects) {
+    /** @return The components {@code keys} of {@code common} that it has, each marshalled alone. */
+    private static Map<Integer, byte[]> marshalEach(Map<Integer, Serializable> common, Set<Integer> keys,
+        ObjectCodec objects) {
         Map<Integer, byte[]> out = new HashMap<>();
 
-        for (Map.Entry<Integer, Serializable> e : common.entrySet())
-            out.put(e.getKey(), objects.marshal(e.getValue()));
+        for (Integer k : keys) {
+            if (common.containsKey(k))
+                out.put(k, objects.marshal(common.get(k)));
+        }
 
         return out;
     }

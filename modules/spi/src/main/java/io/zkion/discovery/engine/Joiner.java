@@ -20,6 +20,7 @@ import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.member.NodeDataReader;
 import io.zkion.discovery.member.SharedCommonReader;
+import io.zkion.discovery.zk.ZkDataException;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
 import java.io.Serializable;
@@ -310,7 +311,7 @@ final class Joiner {
         try {
             return new SharedCommonReader(store, codec, objects).read(path, paths.joined(local.id()));
         }
-        catch (SharedCommonReader.Gone gone) {
+        catch (SharedCommonReader.Gone | ZkDataException gone) { // Or its parts, swept after its manifest was read.
             long session = store.ephemeralOwner(paths.alive(local.id()));
 
             if (session == 0 || session != store.sessionId())

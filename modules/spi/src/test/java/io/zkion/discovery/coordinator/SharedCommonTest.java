@@ -12,6 +12,7 @@ import io.zkion.discovery.codec.zip.StreamingZip;
 import io.zkion.discovery.internal.ObjectCodec;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.zk.ZkPaths;
+import org.apache.ignite.logger.NullLogger;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
@@ -19,6 +20,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assert.fail;
 
 /** What the joiners of one batch share of Ignite's common data, who gets an answer that leaves it out, and when. */
 public class SharedCommonTest {
@@ -86,6 +88,24 @@ public class SharedCommonTest {
         // Whole, the answers went to parts (a manifest each in the multi); shared, they would be inline.
         assertFalse("carries more in the multi", plan.pays(answers(a, 300_000, b, 300_000),
             answers(a, 100_000, b, 100_000), 256 << 10));
+    }
+
+    /** Sharing only saves bytes: data that does not unmarshal here has the batch answered whole, the step going on. */
+    @Test public void aBatchWhoseDataCannotBeSharedIsAnsweredWhole() {
+        ZkIonClusterNode node = node(true, false);
+        Admission unreadable = new Admission(node.id(), null, null, null, node, null, null, true, "ion-2",
+            new byte[] {1, 2, 3}, null);
+        List<Admission> batch = List.of(join(true, false, Map.of(1, "x")), unreadable);
+
+        try {
+            plan(batch, MEMBERS);
+            fail("read common data that is not");
+        }
+        catch (RuntimeException expected) {
+            // What planOrNone guards the coordinator's step against.
+        }
+
+        assertNull(SharedCommon.planOrNone(batch, MEMBERS, OBJECTS, CODEC, PATHS, new NullLogger()));
     }
 
     private static Map<UUID, byte[]> answers(UUID a, int aLen, UUID b, int bLen) {
