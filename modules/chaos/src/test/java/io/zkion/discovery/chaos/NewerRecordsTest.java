@@ -83,8 +83,8 @@ public class NewerRecordsTest {
         System.out.println("[newer-records] " + kinds + " record fixtures, " + read + " newer variants read with their"
             + " unknown fields skipped, " + refused + " refused by name");
 
-        assertEquals("record fixtures (every control record kind, 0.2.0's alive records and connectivity reports)", 16,
-            kinds);
+        assertEquals("record fixtures (every control record kind, 0.2.0's alive records, connectivity reports, and a"
+            + " join answer that shares common data with the shared part)", 18, kinds);
         assertTrue("no variant read", read > 0);
         // The next envelope version, at least, is refused by every reader.
         assertTrue("no variant refused", refused >= pairs);
@@ -184,6 +184,8 @@ public class NewerRecordsTest {
             return "NodeData";
         if (fixture.startsWith("connectivity-report"))
             return "Report";
+        if (fixture.startsWith("shared-common"))
+            return "SharedCommon";
 
         throw new IllegalArgumentException("A fixture of no known record kind: " + fixture);
     }
