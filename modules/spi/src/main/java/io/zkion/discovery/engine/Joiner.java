@@ -386,6 +386,7 @@ final class Joiner {
 
         if (shared != null)
             common = new SharedCommonReader(store, codec, objects).withShared(common, shared, r.sharedCommon);
+
         DiscoveryDataBag bag = new DiscoveryDataBag(id, local.isClient());
 
         bag.commonData(common);
