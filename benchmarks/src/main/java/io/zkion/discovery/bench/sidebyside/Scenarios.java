@@ -116,29 +116,42 @@ final class Scenarios {
     /** @return The CPU time so far of each live thread of a discovery SPI ({@link #spiThread}), by thread id. */
     static Map<Long, Long> spiCpuNanos() {
         java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        Map<Long, Long> out = new HashMap<>();
 
-        for (java.lang.management.ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds())) {
-            if (ti == null || !spiThread(ti.getThreadName()))
-                continue;
-
-            long ns = mx.getThreadCpuTime(ti.getThreadId());
-
-            if (ns > 0)
-                out.put(ti.getThreadId(), ns);
-        }
-
-        return out;
+        return byThread(Scenarios::spiThread, mx::getThreadCpuTime);
     }
 
     /** @return The CPU time the SPI threads live now spent since {@code before} (a new thread counts whole). */
     static long spiCpuNanosSince(Map<Long, Long> before) {
+        return since(before, spiCpuNanos());
+    }
+
+    /** @return What each of {@code now}'s threads added since {@code before}; a thread new since counts whole. */
+    private static long since(Map<Long, Long> before, Map<Long, Long> now) {
         long total = 0;
 
-        for (Map.Entry<Long, Long> e : spiCpuNanos().entrySet())
+        for (Map.Entry<Long, Long> e : now.entrySet())
             total += e.getValue() - before.getOrDefault(e.getKey(), 0L);
 
         return total;
+    }
+
+    /** @return {@code measure} of each live thread whose name passes {@code threadName}, where positive, by id. */
+    private static Map<Long, Long> byThread(java.util.function.Predicate<String> threadName,
+        java.util.function.LongUnaryOperator measure) {
+        java.lang.management.ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        Map<Long, Long> out = new HashMap<>();
+
+        for (java.lang.management.ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds())) {
+            if (ti == null || !threadName.test(ti.getThreadName()))
+                continue;
+
+            long v = measure.applyAsLong(ti.getThreadId());
+
+            if (v > 0)
+                out.put(ti.getThreadId(), v);
+        }
+
+        return out;
     }
 
     /** @return Bytes allocated so far by all live threads whose name passes {@code threadName}, together. */
@@ -162,19 +175,8 @@ final class Scenarios {
     /** @return Bytes allocated so far by each live thread whose name passes {@code threadName}. */
     static Map<Long, Long> allocatedBy(java.util.function.Predicate<String> threadName) {
         com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
-        Map<Long, Long> out = new HashMap<>();
 
-        for (java.lang.management.ThreadInfo ti : mx.getThreadInfo(mx.getAllThreadIds())) {
-            if (ti == null || !threadName.test(ti.getThreadName()))
-                continue;
-
-            long b = mx.getThreadAllocatedBytes(ti.getThreadId());
-
-            if (b > 0)
-                out.put(ti.getThreadId(), b);
-        }
-
-        return out;
+        return byThread(threadName, mx::getThreadAllocatedBytes);
     }
 
     /**
@@ -188,12 +190,7 @@ final class Scenarios {
 
     /** @return Bytes the threads of node {@code name} allocated since {@code before} (a new thread counts whole). */
     static long allocatedSince(Map<Long, Long> before, String name) {
-        long total = 0;
-
-        for (Map.Entry<Long, Long> e : allocatedBy(name).entrySet())
-            total += e.getValue() - before.getOrDefault(e.getKey(), 0L);
-
-        return total;
+        return since(before, allocatedBy(name));
     }
 
     /** What creating caches one by one cost, per cache. */

@@ -384,17 +384,19 @@ final class Joins {
             servers.add(w.a.node);
 
         SharedCommon shared = SharedCommon.planOrNone(joins, servers, objects, codec, paths, log);
+        Map<UUID, byte[]> whole = new HashMap<>();
         Map<UUID, byte[]> answers = new HashMap<>();
 
         for (Written w : built) {
             byte[] own = shared == null ? null : shared.own(w.a.id);
 
+            whole.put(w.a.id, w.result);
             answers.put(w.a.id, own == null ? w.result : codec.encode(w.answer.sharing(own, shared.path)));
         }
 
-        if (shared != null && !shared.pays(wholeAnswers(built), answers, store.inlineLimit())) {
+        if (shared != null && !shared.pays(whole, answers, store.inlineLimit())) {
             shared = null;
-            answers = wholeAnswers(built);
+            answers = whole;
         }
 
         if (shared != null)
@@ -410,16 +412,6 @@ final class Joins {
         Written last = built.get(built.size() - 1);
 
         return writer.commit(events, ops, writer.next(last.topVer, last.a.format), pre);
-    }
-
-    /** @return Each join's answer whole. */
-    private static Map<UUID, byte[]> wholeAnswers(List<Written> built) {
-        Map<UUID, byte[]> out = new HashMap<>();
-
-        for (Written w : built)
-            out.put(w.a.id, w.result);
-
-        return out;
     }
 
     /** A join written at one place of the log, and what later joins of the pass take into their snapshots. */

@@ -116,9 +116,6 @@ public final class SharedCommon {
                 return null;
         }
 
-        if (alike.isEmpty())
-            return null;
-
         Map<Integer, Serializable> shared = new HashMap<>(data.get(0));
 
         shared.keySet().retainAll(alike);

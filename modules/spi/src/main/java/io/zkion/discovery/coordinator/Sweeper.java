@@ -55,17 +55,19 @@ final class Sweeper {
 
         next = now + TimeUnit.MILLISECONDS.toNanos(intervalMs);
 
-        int removed = sweepGone(paths.joined, aliveNow) + sweepShared() + sweepGone(paths.left, aliveNow) + sweepParts();
+        List<String> joined = store.children(paths.joined); // Answers and shared common data: one listing for both.
+        int removed = sweepGone(paths.joined, joined, aliveNow) + sweepShared(joined)
+            + sweepGone(paths.left, store.children(paths.left), aliveNow) + sweepParts();
 
         if (removed > 0)
             log.info("Swept " + removed + " znode(s) nobody will read under " + paths.root);
     }
 
-    /** Removes the children of {@code dir} named for nodes neither in the cluster nor alive. */
-    private int sweepGone(String dir, Map<UUID, ChildData> aliveNow) throws Exception {
+    /** Removes the children {@code names} of {@code dir} named for nodes neither in the cluster nor alive. */
+    private int sweepGone(String dir, List<String> names, Map<UUID, ChildData> aliveNow) {
         int removed = 0;
 
-        for (String name : store.children(dir)) {
+        for (String name : names) {
             UUID id = ZkPaths.nodeId(name);
 
             if (name.startsWith(ZkPaths.SHARED_PREFIX))
@@ -87,10 +89,10 @@ final class Sweeper {
      * has lost its entry. Judged on ZooKeeper alone, not on this node's view of the log, which may lack an entry it could
      * not read or one whose commit's outcome it could not tell.
      */
-    private int sweepShared() throws Exception {
+    private int sweepShared(List<String> joined) throws Exception {
         List<String> shared = new ArrayList<>();
 
-        for (String name : store.children(paths.joined)) {
+        for (String name : joined) {
             if (name.startsWith(ZkPaths.SHARED_PREFIX))
                 shared.add(paths.joined + "/" + name);
         }

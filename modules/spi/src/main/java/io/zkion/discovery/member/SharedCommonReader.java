@@ -34,7 +34,7 @@ public final class SharedCommonReader {
      * @throws Gone If it is gone: the caller tells whether its session ended meanwhile.
      */
     public ZkStore.Payload read(String path, String what) throws Exception {
-        if (!path.startsWith(paths.joined + '/' + ZkPaths.SHARED_PREFIX))
+        if (!paths.isJoinedShared(path))
             throw new CorruptPayloadException(named(what, path) + ", which is not a znode of shared common data");
 
         ZkStore.Payload p = store.readPayload(path);

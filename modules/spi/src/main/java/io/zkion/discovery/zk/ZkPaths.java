@@ -143,6 +143,11 @@ public final class ZkPaths {
         return joined + "/" + SHARED_PREFIX + batch;
     }
 
+    /** @return Whether {@code path} is a {@link #joinedShared} znode of this cluster. */
+    public boolean isJoinedShared(String path) {
+        return path.startsWith(joined + "/" + SHARED_PREFIX);
+    }
+
     public String left(UUID id) {
         return left + "/" + id;
     }
