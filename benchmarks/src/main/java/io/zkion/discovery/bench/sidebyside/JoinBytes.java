@@ -15,7 +15,8 @@ import org.apache.zookeeper.CreateMode;
  * side-by-side run gives one total per join (issue 23's "bytes sent to ZooKeeper per join"); this says which
  * directories make it up. It starts {@code count} servers together on a ZooKeeper server of its own, as the side-by-side
  * storm does (after one unmeasured storm under another root), then reads that server's transaction log between two
- * marker znodes ({@link TxnLogTally}).
+ * marker znodes ({@link TxnLogTally}). The nodes reach ZooKeeper through a {@link RequestTally}, which sums what they
+ * sent by request, reads and paths included, during the storm and then for caches created one after another.
  * <p>
  * {@code java ... JoinBytes OUT.md [count]}
  */
@@ -35,10 +36,12 @@ public final class JoinBytes {
                 .append(count).append(" servers started together on a ZooKeeper server of their own; every create and")
                 .append(" setData in its transaction log between two markers, with a multi's operations counted one by")
                 .append(" one. Bytes are the data written, path not included, per join (divided by ").append(count)
-                .append("). Written by `JoinBytes`.\n\n");
+                .append("). Then what the clients sent, by request and directory: everything ZooKeeper received, reads,")
+                .append(" paths and ACLs included, as the side-by-side run's bytes per join count it (the nodes reach")
+                .append(" ZooKeeper through a counting proxy here). Written by `JoinBytes`.\n\n");
 
             for (SpiKind kind : new SpiKind[] {SpiKind.ZKION, SpiKind.STOCK_ZK})
-                md.append(tally(kind, count).markdown(kind.name(), count)).append('\n');
+                md.append(tally(kind, count)).append('\n');
 
             Files.write(out, md.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
             System.out.println(md);
@@ -50,25 +53,51 @@ public final class JoinBytes {
         }
     }
 
-    private static TxnLogTally tally(SpiKind kind, int count) throws Exception {
+    /** Caches created one after another after the storm, for the requests of a cache create. */
+    private static final int CACHES = 20;
+
+    private static String tally(SpiKind kind, int count) throws Exception {
         File dir = Files.createTempDirectory("join-bytes-" + kind).toFile();
         String root = "/join-bytes";
         long from;
         long to;
-        try (TestingServer zk = new TestingServer(-1, dir, true)) {
+        try (TestingServer zk = new TestingServer(-1, dir, true);
+             RequestTally requests = new RequestTally(zk.getPort(), root)) {
             // Unmeasured, as in the side-by-side run: a cold JVM joins slower, and batches joins differently.
             try (BenchCluster warm = new BenchCluster(kind, zk.getConnectString(), "/join-bytes-warm-up")) {
                 warm.startTogether(count);
             }
 
-            try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root)) {
+            StringBuilder md = new StringBuilder();
+
+            try (BenchCluster c = new BenchCluster(kind, requests.connectString(), root)) {
                 from = marker(zk.getConnectString());
+                requests.counting = true;
                 c.startTogether(count);
+                requests.counting = false;
                 to = marker(zk.getConnectString());
+
+                // Read while the server runs: closing it deletes its directory.
+                md.append(TxnLogTally.read(new File(dir, "version-2"), from, to, root).markdown(kind.name(), count))
+                    .append('\n').append(requests.markdown("What the clients sent during the storm, by request",
+                        "join", count));
+
+                org.apache.ignite.Ignite from0 = c.nodes().get(c.nodes().size() - 1);
+
+                from0.getOrCreateCache("join-bytes-warm-up");
+                from0.destroyCache("join-bytes-warm-up");
+                requests.reset();
+                requests.counting = true;
+
+                for (int i = 0; i < CACHES; i++)
+                    from0.createCache("join-bytes-cache-" + i);
+
+                requests.counting = false;
+                md.append('\n').append(requests.markdown("What the clients sent for " + CACHES + " caches created one"
+                    + " after another by the youngest node, by request (pings included)", "cache create", CACHES));
             }
 
-            // Read while the server runs: closing it deletes its directory.
-            return TxnLogTally.read(new File(dir, "version-2"), from, to, root);
+            return md.toString();
         }
     }
 

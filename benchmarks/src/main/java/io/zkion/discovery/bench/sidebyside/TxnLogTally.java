@@ -105,8 +105,12 @@ final class TxnLogTally {
         s[1] += bytes;
     }
 
-    /** @return {@code path} below the root, two levels at most, with ids and sequence numbers masked. */
     private String directory(String path) {
+        return directory(path, root);
+    }
+
+    /** @return {@code path} below {@code root}, two levels at most, with ids and sequence numbers masked. */
+    static String directory(String path, String root) {
         String p = path.startsWith(root) ? path.substring(root.length()) : path;
         String[] parts = p.split("/");
         StringBuilder b = new StringBuilder();
