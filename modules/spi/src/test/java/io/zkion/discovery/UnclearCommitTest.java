@@ -9,7 +9,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.internal.IgniteEx;
-import org.apache.zookeeper.ZooDefs;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
@@ -62,7 +61,7 @@ public class UnclearCommitTest extends ZkIonTestSupport {
         }
 
         // Ignite sends mutable messages of its own as nodes start (metastorage): the fault is for the test's only.
-        awaitQuiet();
+        awaitQuietQueue();
         armed.set(true);
         ((IgniteEx)all.get(1)).context().discovery().sendCustomEvent(new CustomMessageTest.Mutable());
 
@@ -78,26 +77,5 @@ public class UnclearCommitTest extends ZkIonTestSupport {
 
         for (Ignite n : all)
             assertEquals(n.name(), List.of("mutable original", "ack changed by s1"), got.get(n.name()));
-    }
-
-    /** Waits until custom/ is empty for a while: the nodes' own start-up messages are logged. */
-    private void awaitQuiet() throws Exception {
-        try (org.apache.curator.framework.CuratorFramework zkc = org.apache.curator.framework.CuratorFrameworkFactory
-            .newClient(zk.getConnectString(), new org.apache.curator.retry.RetryOneTime(100))) {
-            zkc.start();
-
-            for (int quiet = 0; quiet < 10; quiet = zkc.getChildren().forPath(root + "/custom").isEmpty() ? quiet + 1 : 0)
-                Thread.sleep(100);
-        }
-    }
-
-    /** @return Whether the multi logs a message queued in custom/: it deletes the request and creates an entry. */
-    private boolean logsQueuedMessage(List<CuratorOp> ops) {
-        boolean deletesRequest = ops.stream().anyMatch(o -> o.get().getType() == ZooDefs.OpCode.delete
-            && o.get().getPath().startsWith(root + "/custom/"));
-        boolean createsEntry = ops.stream().anyMatch(o -> o.get().getType() == ZooDefs.OpCode.create
-            && o.get().getPath().startsWith(root + "/log/"));
-
-        return deletesRequest && createsEntry;
     }
 }

@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.retry.RetryOneTime;
 import java.util.function.BooleanSupplier;
 import org.apache.curator.test.TestingServer;
@@ -23,6 +24,7 @@ import org.apache.ignite.configuration.DataRegionConfiguration;
 import org.apache.ignite.configuration.DataStorageConfiguration;
 import org.apache.ignite.configuration.IgniteConfiguration;
 import org.apache.ignite.spi.communication.tcp.TcpCommunicationSpi;
+import org.apache.zookeeper.ZooDefs;
 import org.junit.After;
 import org.junit.Before;
 
@@ -216,6 +218,26 @@ public abstract class ZkIonTestSupport {
 
             Thread.sleep(50);
         }
+    }
+
+    /** Waits until custom/ is empty for a while: the nodes' own start-up messages (metastorage) are logged. */
+    protected void awaitQuietQueue() throws Exception {
+        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            c.start();
+
+            for (int quiet = 0; quiet < 10; quiet = c.getChildren().forPath(root + "/custom").isEmpty() ? quiet + 1 : 0)
+                Thread.sleep(100);
+        }
+    }
+
+    /** @return Whether the multi logs a message queued in custom/: it deletes the request and creates an entry. */
+    protected boolean logsQueuedMessage(List<CuratorOp> ops) {
+        boolean deletesRequest = ops.stream().anyMatch(o -> o.get().getType() == ZooDefs.OpCode.delete
+            && o.get().getPath().startsWith(root + "/custom/"));
+        boolean createsEntry = ops.stream().anyMatch(o -> o.get().getType() == ZooDefs.OpCode.create
+            && o.get().getPath().startsWith(root + "/log/"));
+
+        return deletesRequest && createsEntry;
     }
 
     /** @return The MBean of {@code n}'s SPI, as an operator reads it. */

@@ -57,6 +57,13 @@ final class CustomQueue implements AutoCloseable {
     /** The highest sequence number seen under custom/ since it was last created anew. */
     private long highestSeen = -1;
 
+    /**
+     * Set while a mutable message is delivered here and not logged: a take that failed after the delivery leaves it
+     * set. Ignite here has that message, so nothing may be logged before it, joins included; the next step lists the
+     * queue whatever its watch says, and a take that ends clears it.
+     */
+    private boolean deliveredUnlogged;
+
     /** Starts the watch on custom/. */
     CustomQueue(CoordinatorContext ctx, FencedLogWriter writer, Notifier notifier) {
         Runnable trigger = ctx.trigger;
@@ -79,6 +86,11 @@ final class CustomQueue implements AutoCloseable {
         customWatch.start();
     }
 
+    /** @return Whether a mutable message was delivered here and is not logged yet: joins wait for it. */
+    boolean deliveredUnlogged() {
+        return deliveredUnlogged;
+    }
+
     /** Has the next step list the queue. */
     void markDirty() {
         customDirty = true;
@@ -93,14 +105,18 @@ final class CustomQueue implements AutoCloseable {
      * @return The senders of what is still queued after this step; null if the queue was not listed.
      */
     Set<UUID> step(boolean mustList, boolean take, Set<UUID> leaving) throws Exception {
-        if (!customDirty && !mustList)
+        if (!customDirty && !mustList && !deliveredUnlogged)
             return null;
 
         customDirty = false; // Before listing: a request arriving meanwhile sets it again.
 
         // Ignite stops this node (it set the listener to null): a mutable message handed on now may never be processed
         // here, and its unprocessed copy would reach the others. The queue waits for the next coordinator.
-        Set<UUID> left = customs(take && notifier.listening(), leaving);
+        boolean taking = take && notifier.listening();
+        Set<UUID> left = customs(taking, leaving);
+
+        if (taking)
+            deliveredUnlogged = false; // Logged, or dropped with its request.
 
         if (!left.isEmpty())
             customDirty = true; // Listed again at each step, until it is taken.
@@ -270,6 +286,7 @@ final class CustomQueue implements AutoCloseable {
 
         // Delivered here first and waited for: the listener may mutate it, or stop it from going further.
         if (!deliveredHere) {
+            deliveredUnlogged = true;
             notifier.custom(top.topVer(), sender, top.nodes(), msg);
 
             // Ignite began to stop this node while it was handed on: its listener may never have run. Logged, the
