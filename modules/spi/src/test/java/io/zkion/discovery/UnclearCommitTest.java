@@ -3,10 +3,19 @@ package io.zkion.discovery;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.zkion.discovery.CustomMessageTest.Mutable;
+import io.zkion.discovery.engine.NodeEngine;
+import io.zkion.discovery.zk.ZkFaults;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.internal.IgniteEx;
 import org.junit.Test;
@@ -17,7 +26,8 @@ import static org.junit.Assert.assertEquals;
  * The coordinator hands a mutable message to Ignite before the commit that logs it. When that commit's outcome is
  * unclear, the message must still be delivered once on every node, and its ack built from the copy the coordinator's
  * listener changed: whether the commit landed and only its reply was lost (Curator's replay then fails on the
- * state's version), or it never reached ZooKeeper and the request is processed again.
+ * state's version), or it never reached ZooKeeper and the request is processed again. Either way it is logged before
+ * anything the coordinator takes after it, a join included.
  */
 public class UnclearCommitTest extends ZkIonTestSupport {
     /** Faults apply from here on. */
@@ -40,6 +50,69 @@ public class UnclearCommitTest extends ZkIonTestSupport {
         })));
 
         checkMutableDeliveredOnce(s1, failed);
+    }
+
+    @Test(timeout = 120_000) public void aMessageDeliveredBeforeAFailedCommitStaysBeforeAJoin() throws Exception {
+        // The tick lists the queue again, whatever its watch said: kept off, or it would hide the order this test checks.
+        NodeEngine.coordinatorTickForTest(600_000);
+
+        try {
+            checkFailedCommitStaysBeforeAJoin();
+        }
+        finally {
+            NodeEngine.coordinatorTickForTest(0);
+        }
+    }
+
+    private void checkFailedCommitStaysBeforeAJoin() throws Exception {
+        AtomicInteger failed = new AtomicInteger();
+        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults.Quiet() {
+            @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
+                return armed.get() && logsQueuedMessage(ops) && failed.compareAndSet(0, 1);
+            }
+        })));
+        Ignite s2 = start("s2");
+        List<Long> seenAt = topVersOf(s2);
+        CountDownLatch joinRequested = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+
+        // The coordinator's Ignite holds the first delivery until a join waits: its commit then fails, and the step
+        // that logs it again sees the join too. Ignite there has the message, so the log has it before the join.
+        ((IgniteEx)s1).context().discovery().setCustomEventListener(Mutable.class, (topVer, snd, msg) -> {
+            if (first.getAndSet(false)) {
+                try {
+                    joinRequested.await(30, TimeUnit.SECONDS);
+                }
+                catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        });
+
+        awaitQuietQueue();
+
+        // The coordinator hears of the message while held, so that the step that takes it is the last its watch asks
+        // for: a step that fails after taking it leaves nothing to say the queue must be listed again.
+        try (AutoCloseable held = spiOf(s1).engine().holdDiscoveryForTest()) {
+            armed.set(true);
+            ((IgniteEx)s2).context().discovery().sendCustomEvent(new Mutable());
+            Thread.sleep(500);
+        }
+
+        CompletableFuture<Ignite> s3 = CompletableFuture.supplyAsync(() -> start("s3"));
+
+        try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
+            c.start();
+            await("s3's join request", 30_000, () -> !childrenOf(c, root + "/join").isEmpty());
+        }
+
+        joinRequested.countDown();
+
+        await("s2 got the message", 30_000, () -> seenAt.size() == 1);
+        s3.get(60, TimeUnit.SECONDS);
+
+        assertEquals("commits failed", 1, failed.get());
+        assertEquals("topology versions of the message on s2", List.of(2L), seenAt);
     }
 
     private void checkMutableDeliveredOnce(Ignite s1, AtomicInteger faults) throws Exception {
@@ -77,5 +150,15 @@ public class UnclearCommitTest extends ZkIonTestSupport {
 
         for (Ignite n : all)
             assertEquals(n.name(), List.of("mutable original", "ack changed by s1"), got.get(n.name()));
+    }
+
+    /** @return The topology versions at which {@code n} gets the test's mutable messages, in order. */
+    private static List<Long> topVersOf(Ignite n) {
+        List<Long> at = new CopyOnWriteArrayList<>();
+
+        ((IgniteEx)n).context().discovery().setCustomEventListener(Mutable.class,
+            (topVer, snd, msg) -> at.add(topVer.topologyVersion()));
+
+        return at;
     }
 }

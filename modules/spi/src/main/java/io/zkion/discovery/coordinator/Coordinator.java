@@ -115,22 +115,15 @@ public final class Coordinator implements AutoCloseable {
 
         departures.step(aliveNow);
 
-        // Joins wait for the log's new epoch, and for a round's verdict. They come after the departures, and wait for
-        // those not logged yet (a stopping node waiting on its queue, failures past one entry): a node restarted at
-        // once has the consistent id of its old self, and Ignite refuses a joiner that shares one with a member.
-        // Before the queue when they may: each mutable message in it is delivered here and awaited first, and a
-        // starting node queues ten or so, so joins behind them waited 100 ms and more in a join storm. Not while a
-        // message delivered here is unlogged (its commit failed): Ignite here has it, so it goes first in the log too.
-        boolean joinsFirst = joinsMayGo(draining);
-
-        if (joinsFirst)
-            joins.step(aliveNow, departures.leaving());
-
         // A stopping node's NODE_LEFT comes after what it queued here; left/ was listed first, so that the queue holds
         // whatever a node queued before its marker.
         departures.logLeaves(customs.step(departures.leaversWaiting(), !draining, departures.leavers()));
 
-        if (!joinsFirst && joinsMayGo(draining))
+        // Joins wait for the log's new epoch, and for a round's verdict. They come after the departures, and wait for
+        // those not logged yet (a stopping node waiting on its queue, failures past one entry): a node restarted at
+        // once has the consistent id of its old self, and Ignite refuses a joiner that shares one with a member. And
+        // for a mutable message delivered here whose commit failed: Ignite here has it, so the log has it first.
+        if (!draining && !task.holdsJoins() && !departures.pending() && !customs.deliveredUnlogged())
             joins.step(aliveNow, departures.leaving());
 
         trimmer.step(aliveNow);
@@ -144,10 +137,6 @@ public final class Coordinator implements AutoCloseable {
             taskWrites.seen(aliveNow);
             task.step(aliveNow);
         }
-    }
-
-    private boolean joinsMayGo(boolean draining) {
-        return !draining && !task.holdsJoins() && !departures.pending() && !customs.deliveredUnlogged();
     }
 
     /**

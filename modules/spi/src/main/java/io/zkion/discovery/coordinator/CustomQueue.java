@@ -59,8 +59,8 @@ final class CustomQueue implements AutoCloseable {
 
     /**
      * Set while a mutable message is delivered here and not logged: a take that failed after the delivery leaves it
-     * set. Ignite here has that message, so nothing may be logged before it, joins included; the next step lists the
-     * queue whatever its watch says, and a take that ends clears it.
+     * set. Ignite here has that message, so nothing the coordinator takes later may be logged before it, a join
+     * included; the next step lists the queue whatever its watch says, and a take that ends clears it.
      */
     private boolean deliveredUnlogged;
 

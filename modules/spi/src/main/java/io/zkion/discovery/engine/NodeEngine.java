@@ -303,6 +303,15 @@ public final class NodeEngine {
     }
 
     /** Injects faults into this node's commits; set before {@link #start}. */
+    /**
+     * Sets the coordinator's tick (the cycle that lists alive/, custom/ and left/ whatever their watches said) of the
+     * nodes started from now on in this JVM; 0 restores it.
+     */
+    @TestSeam
+    public static void coordinatorTickForTest(long ms) {
+        RoleSwitch.tickMsForTest(ms);
+    }
+
     @TestSeam
     public void zkFaultsForTest(ZkFaults faults) {
         ctx.store().faults(faults);

@@ -16,6 +16,9 @@ final class RoleSwitch {
     /** The coordinator's safety net: the longest it goes without a cycle. */
     private static final long TICK_MS = 2_000;
 
+    /** {@link #TICK_MS}, unless a test that must see what happens between two ticks set it longer. */
+    private static volatile long tickMs = TICK_MS;
+
     private final EngineContext ctx;
     private final Membership membership;
     private final DiscoveryLoop loop;
@@ -37,7 +40,7 @@ final class RoleSwitch {
         this.tasks = tasks;
         this.membership = membership;
         this.loop = loop;
-        this.tick = loop.delayed(TICK_MS, () -> {
+        this.tick = loop.delayed(tickMs, () -> {
             watch.markAliveDirty();
 
             if (crd != null)
@@ -45,6 +48,11 @@ final class RoleSwitch {
 
             loop.trigger();
         });
+    }
+
+    /** Sets the tick of the nodes started from now on in this JVM; 0 restores {@link #TICK_MS}. */
+    static void tickMsForTest(long ms) {
+        tickMs = ms > 0 ? ms : TICK_MS;
     }
 
     /** @return The coordinator, while this node is it; null otherwise. */
