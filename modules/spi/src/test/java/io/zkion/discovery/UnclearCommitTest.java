@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import io.zkion.discovery.CustomMessageTest.Mutable;
 import io.zkion.discovery.engine.NodeEngine;
 import io.zkion.discovery.zk.ZkFaults;
@@ -18,6 +19,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.internal.IgniteEx;
+import org.junit.After;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
@@ -53,18 +55,46 @@ public class UnclearCommitTest extends ZkIonTestSupport {
     }
 
     @Test(timeout = 120_000) public void aMessageDeliveredBeforeAFailedCommitStaysBeforeAJoin() throws Exception {
-        // The tick lists the queue again, whatever its watch said: kept off, or it would hide the order this test checks.
-        NodeEngine.coordinatorTickForTest(600_000);
+        AtomicReference<CompletableFuture<Ignite>> s3 = new AtomicReference<>();
 
-        try {
-            checkFailedCommitStaysBeforeAJoin();
-        }
-        finally {
-            NodeEngine.coordinatorTickForTest(0);
-        }
+        // A join asked for while the commit fails: the message is logged first, at the topology it was delivered at.
+        List<Long> seenAt = deliveredAroundAFailedCommit(List.of(), c -> {
+            s3.set(CompletableFuture.supplyAsync(() -> start("s3")));
+            await("s3's join request", 30_000, () -> !childrenOf(c, root + "/join").isEmpty());
+        });
+
+        s3.get().get(60, TimeUnit.SECONDS);
+        assertEquals(List.of(2L), seenAt);
     }
 
-    private void checkFailedCommitStaysBeforeAJoin() throws Exception {
+    @Test(timeout = 120_000) public void aMessageDeliveredBeforeAFailedCommitStaysBeforeAFailure() throws Exception {
+        // A node whose session ends while the commit fails: its NODE_FAILED comes after the message.
+        assertEquals(List.of(3L), deliveredAroundAFailedCommit(List.of("s3"), c -> {
+            spiOf(nodes.get(2)).engine().expireSessionOnServerForTest();
+            await("s3's alive znode gone", 30_000, () -> childrenOf(c, root + "/alive").size() == 2);
+        }));
+    }
+
+    @After public void restoreTick() {
+        NodeEngine.coordinatorTickForTest(0);
+    }
+
+    /** What happens while the coordinator's Ignite holds the test's message: returns once ZooKeeper shows it. */
+    private interface Meanwhile {
+        void run(CuratorFramework c) throws Exception;
+    }
+
+    /**
+     * Starts a coordinator whose commit of the test's mutable message fails once, after its Ignite got the message
+     * and held it while {@code meanwhile} ran, and a second server that sends it.
+     *
+     * @param more More servers, started after those two.
+     * @return The topology versions the second server got the message at.
+     */
+    private List<Long> deliveredAroundAFailedCommit(List<String> more, Meanwhile meanwhile) throws Exception {
+        // The tick lists the queue again, whatever its watch said: kept off, or it would hide the order this checks.
+        NodeEngine.coordinatorTickForTest(600_000);
+
         AtomicInteger failed = new AtomicInteger();
         Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults.Quiet() {
             @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
@@ -72,16 +102,18 @@ public class UnclearCommitTest extends ZkIonTestSupport {
             }
         })));
         Ignite s2 = start("s2");
+
+        for (String name : more)
+            start(name);
+
         List<Long> seenAt = topVersOf(s2);
-        CountDownLatch joinRequested = new CountDownLatch(1);
+        CountDownLatch happened = new CountDownLatch(1);
         AtomicBoolean first = new AtomicBoolean(true);
 
-        // The coordinator's Ignite holds the first delivery until a join waits: its commit then fails, and the step
-        // that logs it again sees the join too. Ignite there has the message, so the log has it before the join.
         ((IgniteEx)s1).context().discovery().setCustomEventListener(Mutable.class, (topVer, snd, msg) -> {
             if (first.getAndSet(false)) {
                 try {
-                    joinRequested.await(30, TimeUnit.SECONDS);
+                    happened.await(30, TimeUnit.SECONDS);
                 }
                 catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -99,20 +131,18 @@ public class UnclearCommitTest extends ZkIonTestSupport {
             Thread.sleep(500);
         }
 
-        CompletableFuture<Ignite> s3 = CompletableFuture.supplyAsync(() -> start("s3"));
-
         try (CuratorFramework c = CuratorFrameworkFactory.newClient(zk.getConnectString(), new RetryOneTime(100))) {
             c.start();
-            await("s3's join request", 30_000, () -> !childrenOf(c, root + "/join").isEmpty());
+            meanwhile.run(c);
+        }
+        finally {
+            happened.countDown();
         }
 
-        joinRequested.countDown();
-
         await("s2 got the message", 30_000, () -> seenAt.size() == 1);
-        s3.get(60, TimeUnit.SECONDS);
-
         assertEquals("commits failed", 1, failed.get());
-        assertEquals("topology versions of the message on s2", List.of(2L), seenAt);
+
+        return seenAt;
     }
 
     private void checkMutableDeliveredOnce(Ignite s1, AtomicInteger faults) throws Exception {

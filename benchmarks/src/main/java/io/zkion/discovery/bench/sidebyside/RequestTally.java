@@ -51,7 +51,15 @@ final class RequestTally implements AutoCloseable {
         try {
             while (true) {
                 Socket client = server.accept();
-                Socket zk = new Socket("127.0.0.1", zkPort);
+                Socket zk;
+
+                try {
+                    zk = new Socket("127.0.0.1", zkPort);
+                }
+                catch (IOException down) {
+                    closeQuietly(client); // As if the server refused it: the client tries again, the proxy goes on.
+                    continue;
+                }
 
                 client.setTcpNoDelay(true);
                 zk.setTcpNoDelay(true);
@@ -109,6 +117,7 @@ final class RequestTally implements AutoCloseable {
 
         while (true) {
             int len = in.readInt();
+            boolean count = counting; // Before the request goes on: its reply may end the window.
 
             if (first && (len < 0 || len > 1 << 20)) {
                 // A four-letter word ("srvr", "ruok"), not a session: passed on as it is.
@@ -117,23 +126,26 @@ final class RequestTally implements AutoCloseable {
                 return;
             }
 
-            byte[] frame = new byte[len];
+            if (len < 0)
+                throw new IOException("A frame of negative length " + len + ": not a ZooKeeper client");
 
-            in.readFully(frame);
-            out.writeInt(len);
-            out.write(frame);
+            byte[] frame = new byte[4 + len];
+
+            ByteBuffer.wrap(frame).putInt(len);
+            in.readFully(frame, 4, len);
+            out.write(frame); // One write: the request goes on in one segment, as the client sent it.
             out.flush();
 
-            if (counting) {
+            if (count) {
                 if (first)
-                    add("connect", 4 + len);
+                    add("connect", frame.length);
                 else {
                     try {
-                        classify(ByteBuffer.wrap(frame), 4 + len);
+                        classify(ByteBuffer.wrap(frame, 4, len), frame.length);
                     }
                     catch (RuntimeException unknown) {
                         // Counted, not parsed: the proxy must forward whatever it does not understand.
-                        add("unparsed (" + unknown + ")", 4 + len);
+                        add("unparsed (" + unknown + ")", frame.length);
                     }
                 }
             }
@@ -250,6 +262,9 @@ final class RequestTally implements AutoCloseable {
 
         if (n < 0)
             return "";
+
+        if (n > b.remaining())
+            throw new IllegalStateException("a string of " + n + " bytes in a request with " + b.remaining() + " left");
 
         byte[] s = new byte[n];
 

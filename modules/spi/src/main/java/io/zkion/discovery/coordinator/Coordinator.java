@@ -102,6 +102,11 @@ public final class Coordinator implements AutoCloseable {
         if (!alive.loaded())
             return;
 
+        // A mutable message delivered here whose commit failed is logged first of all, the gate still closed: Ignite
+        // here has it, so the log must have it before a departure, a join or a member's message.
+        if (customs.deliveredUnlogged() && !rollover.draining())
+            customs.step(true, true, departures.leaving());
+
         // If a predecessor died holding it, or a step failed before opening it; a rollover's drain holds it closed.
         if (!rollover.draining())
             writer.openGate();
@@ -122,7 +127,7 @@ public final class Coordinator implements AutoCloseable {
         // Joins wait for the log's new epoch, and for a round's verdict. They come after the departures, and wait for
         // those not logged yet (a stopping node waiting on its queue, failures past one entry): a node restarted at
         // once has the consistent id of its old self, and Ignite refuses a joiner that shares one with a member. And
-        // for a mutable message delivered here whose commit failed: Ignite here has it, so the log has it first.
+        // for a mutable message delivered here whose commit failed, should it still be unlogged (a rollover's drain).
         if (!draining && !task.holdsJoins() && !departures.pending() && !customs.deliveredUnlogged())
             joins.step(aliveNow, departures.leaving());
 

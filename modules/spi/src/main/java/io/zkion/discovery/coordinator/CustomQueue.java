@@ -50,7 +50,8 @@ final class CustomQueue implements AutoCloseable {
 
     /**
      * Set by the watch on custom/, and by the coordinator's tick: a step that failed after clearing it leaves requests
-     * in the queue that no further write may announce. The queue is listed only then (and once at takeover).
+     * in the queue that no further write may announce. The queue is listed only then (and once at takeover), or while
+     * {@link #deliveredUnlogged}.
      */
     private volatile boolean customDirty = true;
 
@@ -58,9 +59,9 @@ final class CustomQueue implements AutoCloseable {
     private long highestSeen = -1;
 
     /**
-     * Set while a mutable message is delivered here and not logged: a take that failed after the delivery leaves it
-     * set. Ignite here has that message, so nothing the coordinator takes later may be logged before it, a join
-     * included; the next step lists the queue whatever its watch says, and a take that ends clears it.
+     * Set while a mutable message delivered here is not logged: a take that failed after the delivery leaves it set.
+     * Ignite here has that message, so the coordinator's next step takes the queue again before it logs anything else
+     * or opens the gate ({@link Coordinator}), whatever the queue's watch says; a take that ends clears it.
      */
     private boolean deliveredUnlogged;
 
@@ -97,7 +98,8 @@ final class CustomQueue implements AutoCloseable {
     }
 
     /**
-     * Logs what is queued, when its watch or the tick says so, or when {@code mustList}.
+     * Logs what is queued, when its watch or the tick says so, when {@code mustList}, or while a message delivered here
+     * is unlogged.
      *
      * @param mustList Whether to list the queue even if nothing new was heard: nodes stopping wait for it.
      * @param take Whether to log what is queued; false while the log drains for a rollover.
@@ -116,7 +118,7 @@ final class CustomQueue implements AutoCloseable {
         Set<UUID> left = customs(taking, leaving);
 
         if (taking)
-            deliveredUnlogged = false; // Logged, or dropped with its request.
+            deliveredUnlogged = false; // Logged or dropped with its request, or left to the next coordinator.
 
         if (!left.isEmpty())
             customDirty = true; // Listed again at each step, until it is taken.
@@ -194,7 +196,8 @@ final class CustomQueue implements AutoCloseable {
                 continue;
             }
 
-            if (msg.isMutable() && leaving.contains(req.nodeId())) {
+            // Unless delivered here already (a commit failed): Ignite here has it, so it is logged as any other.
+            if (msg.isMutable() && leaving.contains(req.nodeId()) && member.deliveredUnlogged(msg) == null) {
                 log.warning("Dropping mutable custom message " + path + " of " + req.nodeId() + ", which is stopping: only"
                     + " the coordinator it was sent to may process it first");
                 writer.commitFenced(store.deleteOps(path, p.manifest));
@@ -284,9 +287,11 @@ final class CustomQueue implements AutoCloseable {
 
         Topology top = member.topology();
 
+        // Set for a message delivered by an earlier try too: this coordinator may be a new one, whose queue started clear.
+        deliveredUnlogged = true;
+
         // Delivered here first and waited for: the listener may mutate it, or stop it from going further.
         if (!deliveredHere) {
-            deliveredUnlogged = true;
             notifier.custom(top.topVer(), sender, top.nodes(), msg);
 
             // Ignite began to stop this node while it was handed on: its listener may never have run. Logged, the

@@ -302,7 +302,6 @@ public final class NodeEngine {
         return (java.util.List<String>)m.invoke(ctx.client().getZookeeperClient().getZooKeeper());
     }
 
-    /** Injects faults into this node's commits; set before {@link #start}. */
     /**
      * Sets the coordinator's tick (the cycle that lists alive/, custom/ and left/ whatever their watches said) of the
      * nodes started from now on in this JVM; 0 restores it.
@@ -312,6 +311,7 @@ public final class NodeEngine {
         RoleSwitch.tickMsForTest(ms);
     }
 
+    /** Injects faults into this node's commits; set before {@link #start}. */
     @TestSeam
     public void zkFaultsForTest(ZkFaults faults) {
         ctx.store().faults(faults);
