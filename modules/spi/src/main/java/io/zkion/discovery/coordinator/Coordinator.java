@@ -127,7 +127,8 @@ public final class Coordinator implements AutoCloseable {
         // Joins wait for the log's new epoch, and for a round's verdict. They come after the departures, and wait for
         // those not logged yet (a stopping node waiting on its queue, failures past one entry): a node restarted at
         // once has the consistent id of its old self, and Ignite refuses a joiner that shares one with a member. And
-        // for a mutable message delivered here whose commit failed, should it still be unlogged (a rollover's drain).
+        // for a mutable message delivered here whose commit failed, should it still be unlogged (Ignite stops this
+        // node, and the take waits for the next coordinator).
         if (!draining && !task.holdsJoins() && !departures.pending() && !customs.deliveredUnlogged())
             joins.step(aliveNow, departures.leaving());
 

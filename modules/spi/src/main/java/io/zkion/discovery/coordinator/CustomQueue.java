@@ -287,7 +287,8 @@ final class CustomQueue implements AutoCloseable {
 
         Topology top = member.topology();
 
-        // Set for a message delivered by an earlier try too: this coordinator may be a new one, whose queue started clear.
+        // Set for a message delivered by an earlier try too: this coordinator may be a new one, its queue started
+        // clear.
         deliveredUnlogged = true;
 
         // Delivered here first and waited for: the listener may mutate it, or stop it from going further.
