@@ -45,11 +45,7 @@ public class UnclearCommitTest extends ZkIonTestSupport {
 
     @Test(timeout = 120_000) public void aMutableMessageWhoseCommitFailedIsLoggedAsDeliveredBefore() throws Exception {
         AtomicInteger failed = new AtomicInteger();
-        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new io.zkion.discovery.zk.ZkFaults.Quiet() {
-            @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
-                return armed.get() && logsQueuedMessage(ops) && failed.getAndIncrement() == 0;
-            }
-        })));
+        Ignite s1 = start(failingFirstLoggingOfAQueuedMessage(failed));
 
         checkMutableDeliveredOnce(s1, failed);
     }
@@ -96,11 +92,7 @@ public class UnclearCommitTest extends ZkIonTestSupport {
         NodeEngine.coordinatorTickForTest(600_000);
 
         AtomicInteger failed = new AtomicInteger();
-        Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults.Quiet() {
-            @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
-                return armed.get() && logsQueuedMessage(ops) && failed.compareAndSet(0, 1);
-            }
-        })));
+        Ignite s1 = start(failingFirstLoggingOfAQueuedMessage(failed));
         Ignite s2 = start("s2");
 
         for (String name : more)
@@ -143,6 +135,20 @@ public class UnclearCommitTest extends ZkIonTestSupport {
         assertEquals("commits failed", 1, failed.get());
 
         return seenAt;
+    }
+
+    /**
+     * @param failed Counts the commits failed: once armed, the first commit that logs a queued message fails before it
+     *      is sent, as a lost connection fails it.
+     * @return The configuration of a server "s1" whose commits fail so.
+     */
+    private org.apache.ignite.configuration.IgniteConfiguration failingFirstLoggingOfAQueuedMessage(
+        AtomicInteger failed) {
+        return config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults.Quiet() {
+            @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
+                return armed.get() && logsQueuedMessage(ops) && failed.compareAndSet(0, 1);
+            }
+        }));
     }
 
     private void checkMutableDeliveredOnce(Ignite s1, AtomicInteger faults) throws Exception {

@@ -21,6 +21,9 @@ import org.apache.zookeeper.CreateMode;
  * {@code java ... JoinBytes OUT.md [count]}
  */
 public final class JoinBytes {
+    /** Caches created one after another after the storm: 20 filled the nodes' small data regions at times. */
+    private static final int CACHES = 10;
+
     private JoinBytes() {
     }
 
@@ -53,14 +56,10 @@ public final class JoinBytes {
         }
     }
 
-    /** Caches created one after another after the storm, for the requests of a cache create: 20 filled the small data regions at times. */
-    private static final int CACHES = 10;
-
     private static String tally(SpiKind kind, int count) throws Exception {
         File dir = Files.createTempDirectory("join-bytes-" + kind).toFile();
         String root = "/join-bytes";
-        long from;
-        long to;
+
         try (TestingServer zk = new TestingServer(-1, dir, true);
              RequestTally requests = new RequestTally(zk.getPort(), root)) {
             // Unmeasured, as in the side-by-side run: a cold JVM joins slower, and batches joins differently.
@@ -71,26 +70,28 @@ public final class JoinBytes {
             StringBuilder md = new StringBuilder();
 
             try (BenchCluster c = new BenchCluster(kind, requests.connectString(), root)) {
-                from = marker(zk.getConnectString());
+                long from = marker(zk.getConnectString());
+
                 requests.counting = true;
                 c.startTogether(count);
                 requests.counting = false;
-                to = marker(zk.getConnectString());
+
+                long to = marker(zk.getConnectString());
 
                 // Read while the server runs: closing it deletes its directory.
                 md.append(TxnLogTally.read(new File(dir, "version-2"), from, to, root).markdown(kind.name(), count))
                     .append('\n').append(requests.markdown("What the clients sent during the storm, by request",
                         "join", count));
 
-                org.apache.ignite.Ignite from0 = c.nodes().get(c.nodes().size() - 1);
+                org.apache.ignite.Ignite youngest = c.nodes().get(c.nodes().size() - 1);
 
-                from0.getOrCreateCache("join-bytes-warm-up");
-                from0.destroyCache("join-bytes-warm-up");
+                youngest.getOrCreateCache("join-bytes-warm-up");
+                youngest.destroyCache("join-bytes-warm-up");
                 requests.reset();
                 requests.counting = true;
 
                 for (int i = 0; i < CACHES; i++)
-                    from0.createCache("join-bytes-cache-" + i);
+                    youngest.createCache("join-bytes-cache-" + i);
 
                 requests.counting = false;
                 md.append('\n').append(requests.markdown("What the clients sent for " + CACHES + " caches created one"
