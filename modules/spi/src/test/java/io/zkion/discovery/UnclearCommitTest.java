@@ -19,6 +19,7 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.internal.IgniteEx;
+import org.apache.zookeeper.KeeperException;
 import org.junit.After;
 import org.junit.Test;
 
@@ -45,7 +46,7 @@ public class UnclearCommitTest extends ZkIonTestSupport {
 
     @Test(timeout = 120_000) public void aMutableMessageWhoseCommitFailedIsLoggedAsDeliveredBefore() throws Exception {
         AtomicInteger failed = new AtomicInteger();
-        Ignite s1 = start(failingFirstLoggingOfAQueuedMessage(failed));
+        Ignite s1 = start(failingFirstLoggingOfAQueuedMessage(failed, false));
 
         checkMutableDeliveredOnce(s1, failed);
     }
@@ -54,7 +55,7 @@ public class UnclearCommitTest extends ZkIonTestSupport {
         AtomicReference<CompletableFuture<Ignite>> s3 = new AtomicReference<>();
 
         // A join asked for while the commit fails: the message is logged first, at the topology it was delivered at.
-        List<Long> seenAt = deliveredAroundAFailedCommit(List.of(), c -> {
+        List<Long> seenAt = deliveredAroundAFailedCommit(List.of(), false, c -> {
             s3.set(CompletableFuture.supplyAsync(() -> start("s3")));
             await("s3's join request", 30_000, () -> !childrenOf(c, root + "/join").isEmpty());
         });
@@ -65,10 +66,21 @@ public class UnclearCommitTest extends ZkIonTestSupport {
 
     @Test(timeout = 120_000) public void aMessageDeliveredBeforeAFailedCommitStaysBeforeAFailure() throws Exception {
         // A node whose session ends while the commit fails: its NODE_FAILED comes after the message.
-        assertEquals(List.of(3L), deliveredAroundAFailedCommit(List.of("s3"), c -> {
-            spiOf(nodes.get(2)).engine().expireSessionOnServerForTest();
-            await("s3's alive znode gone", 30_000, () -> childrenOf(c, root + "/alive").size() == 2);
-        }));
+        assertEquals(List.of(3L), deliveredAroundAFailedCommit(List.of("s3"), false, this::expireS3));
+    }
+
+    /**
+     * A commit refused as fenced: the coordinator resigns, and takes the role again at once, being still the oldest. Its
+     * new term must still log the message before the failure it finds, although its queue starts clear.
+     */
+    @Test(timeout = 120_000) public void aMessageDeliveredBeforeAFencedCommitStaysBeforeAFailure() throws Exception {
+        assertEquals(List.of(3L), deliveredAroundAFailedCommit(List.of("s3"), true, this::expireS3));
+    }
+
+    /** Ends the third server's session, and returns once its alive znode is gone. */
+    private void expireS3(CuratorFramework c) throws Exception {
+        spiOf(nodes.get(2)).engine().expireSessionOnServerForTest();
+        await("s3's alive znode gone", 30_000, () -> childrenOf(c, root + "/alive").size() == 2);
     }
 
     @After public void restoreTick() {
@@ -85,14 +97,16 @@ public class UnclearCommitTest extends ZkIonTestSupport {
      * and held it while {@code meanwhile} ran, and a second server that sends it.
      *
      * @param more More servers, started after those two.
+     * @param fenced Whether ZooKeeper refuses the commit as fenced; if not, it fails as with a lost connection.
      * @return The topology versions the second server got the message at.
      */
-    private List<Long> deliveredAroundAFailedCommit(List<String> more, Meanwhile meanwhile) throws Exception {
+    private List<Long> deliveredAroundAFailedCommit(List<String> more, boolean fenced, Meanwhile meanwhile)
+        throws Exception {
         // The tick lists the queue again, whatever its watch said: kept off, or it would hide the order this checks.
         NodeEngine.coordinatorTickForTest(600_000);
 
         AtomicInteger failed = new AtomicInteger();
-        Ignite s1 = start(failingFirstLoggingOfAQueuedMessage(failed));
+        Ignite s1 = start(failingFirstLoggingOfAQueuedMessage(failed, fenced));
         Ignite s2 = start("s2");
 
         for (String name : more)
@@ -139,13 +153,22 @@ public class UnclearCommitTest extends ZkIonTestSupport {
 
     /**
      * @param failed Counts the commits failed: once armed, the first commit that logs a queued message fails before it
-     *      is sent, as a lost connection fails it.
+     *      is applied.
+     * @param fenced Whether ZooKeeper refuses it on the state's version; if not, it fails as with a lost connection.
      * @return The configuration of a server "s1" whose commits fail so.
      */
     private org.apache.ignite.configuration.IgniteConfiguration failingFirstLoggingOfAQueuedMessage(
-        AtomicInteger failed) {
+        AtomicInteger failed, boolean fenced) {
         return config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults.Quiet() {
             @Override public boolean failBeforeCommit(List<CuratorOp> ops) {
+                return !fenced && fails(ops);
+            }
+
+            @Override public Exception refuseCommit(List<CuratorOp> ops) {
+                return fenced && fails(ops) ? new KeeperException.BadVersionException(root + "/state") : null;
+            }
+
+            private boolean fails(List<CuratorOp> ops) {
                 return armed.get() && logsQueuedMessage(ops) && failed.compareAndSet(0, 1);
             }
         }));

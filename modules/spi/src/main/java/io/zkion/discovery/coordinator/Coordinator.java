@@ -91,6 +91,12 @@ public final class Coordinator implements AutoCloseable {
             throw new FencedException("the log holds topology changes this node has not applied yet (state at "
                 + writer.state().topVer + ", applied " + member.topology().topVer() + ")");
 
+        // A mutable message delivered here whose commit failed is logged first of all, the gate still closed: Ignite
+        // here has it, so the log must have it before a departure (a new term's first included), a join or a member's
+        // message.
+        if (customs.deliveredUnlogged() && !rollover.draining())
+            customs.takeDeliveredUnlogged();
+
         // A successor fails its predecessor at once, and whatever else is gone, then starts its view of alive/: the
         // view's first reads, of every alive znode, would come before that commit on this session. A first step that
         // failed is tried again by the next; one fenced out resigns, and leaves no reads queued for its successor.
@@ -101,11 +107,6 @@ public final class Coordinator implements AutoCloseable {
 
         if (!alive.loaded())
             return;
-
-        // A mutable message delivered here whose commit failed is logged first of all, the gate still closed: Ignite
-        // here has it, so the log must have it before a departure, a join or a member's message.
-        if (customs.deliveredUnlogged() && !rollover.draining())
-            customs.step(true, true, departures.leaving());
 
         // If a predecessor died holding it, or a step failed before opening it; a rollover's drain holds it closed.
         if (!rollover.draining())

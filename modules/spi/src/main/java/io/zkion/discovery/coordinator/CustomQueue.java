@@ -79,6 +79,10 @@ final class CustomQueue implements AutoCloseable {
         this.notifier = notifier;
         this.writer = writer;
 
+        // Set if this node delivered one in an earlier term as coordinator: it lost the role and took it back before
+        // the commit that logs it was tried again.
+        deliveredUnlogged = member.holdsUnloggedDeliveries();
+
         customWatch = new PersistentWatcher(store.client(), paths.custom, false);
         customWatch.getListenable().addListener(e -> {
             customDirty = true;
@@ -115,7 +119,7 @@ final class CustomQueue implements AutoCloseable {
         // Ignite stops this node (it set the listener to null): a mutable message handed on now may never be processed
         // here, and its unprocessed copy would reach the others. The queue waits for the next coordinator.
         boolean taking = take && notifier.listening();
-        Set<UUID> left = customs(taking, leaving);
+        Set<UUID> left = customs(taking, leaving, false);
 
         if (taking)
             deliveredUnlogged = false; // Logged or dropped with its request, or left to the next coordinator.
@@ -127,6 +131,21 @@ final class CustomQueue implements AutoCloseable {
     }
 
     /**
+     * Logs the mutable message delivered here whose commit failed, before anything else is logged: the head of the
+     * queue, since the take that failed committed all before it. The rest waits for the step's usual order (a
+     * stopping node's mutable messages are dropped there, say). Not while Ignite stops this node, as {@link #step}.
+     */
+    void takeDeliveredUnlogged() throws Exception {
+        if (!notifier.listening())
+            return;
+
+        customs(true, Collections.emptySet(), true);
+
+        deliveredUnlogged = false;
+        customDirty = true; // What the failed take listed after it, its news taken then, is listed in this step.
+    }
+
+    /**
      * A stopping node's plain messages are logged before its NODE_LEFT. Its mutable ones are dropped, as with the stock
      * SPI and TcpDiscoverySpi: one still queued is a stopping coordinator's own (any other node waits until the
      * coordinator took its queue before it says it stops), and Ignite's exchange hangs when the next coordinator
@@ -134,9 +153,10 @@ final class CustomQueue implements AutoCloseable {
      *
      * @param take Whether to log what is listed, or only learn whose it is.
      * @param leaving The nodes stopping.
+     * @param deliveredOnly Whether to stop at the first request that is not a mutable message delivered here unlogged.
      * @return The senders of what is still queued.
      */
-    private Set<UUID> customs(boolean take, Set<UUID> leaving) throws Exception {
+    private Set<UUID> customs(boolean take, Set<UUID> leaving, boolean deliveredOnly) throws Exception {
         List<String> names = new ArrayList<>(store.children(paths.custom));
         Set<UUID> left = new HashSet<>();
 
@@ -196,6 +216,9 @@ final class CustomQueue implements AutoCloseable {
                 continue;
             }
 
+            if (deliveredOnly && (!msg.isMutable() || member.deliveredUnlogged(msg) == null))
+                break;
+
             // Unless delivered here already (a commit failed): Ignite here has it, so it is logged as any other.
             if (msg.isMutable() && leaving.contains(req.nodeId()) && member.deliveredUnlogged(msg) == null) {
                 log.warning("Dropping mutable custom message " + path + " of " + req.nodeId() + ", which is stopping: only"
@@ -230,6 +253,9 @@ final class CustomQueue implements AutoCloseable {
                     take = false;
                     left.add(req.nodeId());
                 }
+
+                if (deliveredOnly)
+                    break;
 
                 continue;
             }

@@ -150,6 +150,11 @@ public final class Member {
         return unlogged.get(msg);
     }
 
+    /** @return Whether this node delivered a mutable message, as coordinator, whose commit has not landed. */
+    public boolean holdsUnloggedDeliveries() {
+        return unlogged.any();
+    }
+
     /** The commit that logs a mutable message delivered here landed. */
     public void logged(DiscoverySpiCustomMessage msg) {
         unlogged.remove(msg);

@@ -35,6 +35,10 @@ final class UnloggedDeliveries {
         return id == null ? null : msgs.get(id);
     }
 
+    boolean any() {
+        return !msgs.isEmpty();
+    }
+
     void remove(DiscoverySpiCustomMessage msg) {
         IgniteUuid id = DeliveredIds.id(msg);
 

@@ -39,6 +39,14 @@ public interface ZkFaults {
         return false;
     }
 
+    /**
+     * @return The error ZooKeeper refuses this multi with, without applying it, or null to send it: a failed version
+     *      check, say, which the coordinator takes for a successor's write and resigns on.
+     */
+    default Exception refuseCommit(List<CuratorOp> ops) {
+        return null;
+    }
+
     /** Runs as a node starts to make the layout: a test holds it there, as a ZooKeeper slow to answer would. */
     default void beforeLayout() throws InterruptedException {
         // No fault.

@@ -173,6 +173,8 @@ public final class ZkStore {
         if (faults.failBeforeCommit(ops))
             throw KeeperException.create(KeeperException.Code.CONNECTIONLOSS);
 
+        ZkFaults.raise(faults.refuseCommit(ops));
+
         List<CuratorTransactionResult> res = client.transaction().forOperations(ops);
 
         if (faults.loseReplyAfterCommit(ops))
