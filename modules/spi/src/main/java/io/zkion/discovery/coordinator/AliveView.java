@@ -52,9 +52,11 @@ final class AliveView implements AutoCloseable {
     private Map<UUID, ChildData> lastAliveView;
 
     /**
-     * Counts the changes the cache has seen. A coordinator steps at every log entry, and alive/ seldom changes
-     * between two: the view built from the cache, and its reconciliation, are kept until the next change, rather than
-     * built again, N entries sorted and two sets of N, at every step.
+     * Counts the changes of who is under alive/ that the cache has seen: a znode created or deleted, the first load.
+     * A coordinator steps at every log entry and at every ack, and at 1,000 members an ack comes with nearly every
+     * entry, but who is alive seldom changes: the view built from the cache, its reconciliation and the scans of it
+     * that departures and joins make are kept until the next such change, rather than made again, N entries sorted and
+     * sets of N, at every step. What a node's data says now, its ack, is read through {@link #current}.
      */
     private final AtomicLong changes = new AtomicLong();
 
@@ -84,7 +86,10 @@ final class AliveView implements AutoCloseable {
         alive = CuratorCache.build(store.client(), paths.alive);
         alive.listenable().addListener(CuratorCacheListener.builder()
             .forAll((type, oldData, data) -> {
-                changes.incrementAndGet();
+                // A znode deleted and written again while the cache was away can come back as a change of data.
+                if (type != CuratorCacheListener.Type.NODE_CHANGED || czxid(oldData) != czxid(data))
+                    changes.incrementAndGet();
+
                 trigger.run();
             })
             .forInitialized(() -> {
@@ -157,7 +162,10 @@ final class AliveView implements AutoCloseable {
             throw new IllegalStateException("ZooKeeper did not take the watch on " + paths.alive);
     }
 
-    /** @return The alive nodes as the cache has them, oldest first; not to be modified. */
+    /**
+     * @return The alive nodes as the cache has them, oldest first; not to be modified. Built anew when who is there
+     *      changes, not when a node's data does: read a node's data through {@link #current} or {@link #info}.
+     */
     Map<UUID, ChildData> aliveNodes() {
         // Read before the cache is: a change it shows meanwhile has the next call build the view again.
         long seen = changes.get();
@@ -279,8 +287,25 @@ final class AliveView implements AutoCloseable {
         return data == null ? null : new ChildData(paths.alive(id), stat, data);
     }
 
-    /** @return What an alive node says, decoded once per version of its data: every step reads every node's ack. */
+    /**
+     * @return The newest version of {@code d}'s znode this coordinator has: the view keeps a node's data as it was when
+     *      the view was built, and acks change it since. The cache's version if it is newer and of the same znode.
+     */
+    ChildData current(ChildData d) {
+        // A test's frozen data stands for a cache that missed every change since.
+        if (d == null || frozen != null || d.getStat() == null)
+            return d;
+
+        ChildData now = alive.get(d.getPath()).orElse(null);
+
+        return now != null && now.getStat() != null && now.getStat().getCzxid() == d.getStat().getCzxid()
+            && now.getStat().getMzxid() > d.getStat().getMzxid() ? now : d;
+    }
+
+    /** @return What an alive node says now (see {@link #current}), decoded once per version of its data. */
     AliveInfo info(ChildData d) {
+        d = current(d);
+
         long mzxid = d.getStat() == null ? -1 : d.getStat().getMzxid();
         Decoded cached = aliveInfos.get(d.getPath());
 

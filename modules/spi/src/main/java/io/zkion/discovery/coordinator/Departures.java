@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import io.zkion.discovery.codec.event.DiscoveryEvent;
 import io.zkion.discovery.internal.TestSeam;
+import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.zk.ZkPaths;
@@ -55,6 +56,10 @@ final class Departures implements AutoCloseable {
     private boolean failuresPending;
     private Map<UUID, ChildData> aliveNow = new HashMap<>();
 
+    /** The topology of the last step, and whether that step found anybody gone: if not, and nothing changed, none is. */
+    private Topology seenIn;
+    private boolean goneSeen = true;
+
     /** Starts the watch on left/. */
     Departures(CoordinatorContext ctx, FencedLogWriter writer, FormatChoice format, MemberSessions sessions) {
         this.store = ctx.store;
@@ -89,6 +94,14 @@ final class Departures implements AutoCloseable {
      * after the coordinator's queue was listed.
      */
     void step(Map<UUID, ChildData> aliveNow) throws Exception {
+        // The same view of alive/ (it is built anew only when who is there changes), topology and markers as the last
+        // step, which found nobody gone: nor would a scan of every member now.
+        if (!goneSeen && !leftDirty && aliveNow == this.aliveNow && member.topology() == seenIn)
+            return;
+
+        seenIn = member.topology();
+        goneSeen = true; // Until this step's scan completes: a listing that fails first leaves nothing to skip on.
+
         // Listed here, the listing already comes after aliveNow: it finds the marker of every node gone from it.
         boolean listedAfterAlive = leftDirty;
 
@@ -115,6 +128,8 @@ final class Departures implements AutoCloseable {
             gone.add(n.id());
             unmarked |= !left;
         }
+
+        goneSeen = !gone.isEmpty();
 
         // Gone with a marker this node has not listed (a listing failed, or is due): it left, and its marker goes with
         // its departure rather than staying behind. Listed again, after the departures were seen, before the queue is:

@@ -26,6 +26,7 @@ import io.zkion.discovery.coordinator.FencedLogWriter.Committed;
 import io.zkion.discovery.internal.AliveRecord;
 import io.zkion.discovery.internal.DiscoveryHost;
 import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.Member;
 import io.zkion.discovery.member.NodeDataReader;
@@ -74,6 +75,10 @@ final class Joins {
      */
     private final Map<UUID, Long> rejected = new HashMap<>();
 
+    /** The view of alive/ (new when who is there changes) and topology of the last step that found no joiner. */
+    private Map<UUID, ChildData> noJoinerIn;
+    private Topology noJoinerTop;
+
     /** The most joins one log entry takes. */
     static final int MAX_BATCH = 64;
 
@@ -105,15 +110,23 @@ final class Joins {
 
     /** @param leaving The nodes stopping: the format chosen need not suit them. */
     void step(Map<UUID, ChildData> aliveNow, Set<UUID> leaving) throws Exception {
+        Topology top = member.topology();
+
+        if (aliveNow == noJoinerIn && top == noJoinerTop)
+            return; // A joiner's request is written with its alive znode: none came.
+
         rejected.keySet().retainAll(aliveNow.keySet());
 
         Map<UUID, ZkStore.Payload> requests = new LinkedHashMap<>();
+        boolean joiners = false;
 
         for (UUID id : aliveNow.keySet()) {
             Long refused = rejected.get(id);
 
-            if (member.topology().contains(id) || (refused != null && refused == AliveView.czxid(aliveNow.get(id))))
+            if (top.contains(id) || (refused != null && refused == AliveView.czxid(aliveNow.get(id))))
                 continue;
+
+            joiners = true;
 
             ZkStore.Payload p;
 
@@ -128,6 +141,9 @@ final class Joins {
             if (p != null) // Else not written yet, or the joiner gave up.
                 requests.put(id, p);
         }
+
+        noJoinerIn = joiners ? null : aliveNow;
+        noJoinerTop = top;
 
         if (requests.isEmpty())
             return;

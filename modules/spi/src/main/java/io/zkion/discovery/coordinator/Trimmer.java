@@ -12,6 +12,7 @@ import io.zkion.discovery.codec.msg.AliveInfo;
 import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.internal.DiscoveryMetrics;
 import io.zkion.discovery.internal.ObjectCodec;
+import io.zkion.discovery.internal.Topology;
 import io.zkion.discovery.internal.ZkIonClusterNode;
 import io.zkion.discovery.member.LogEntry;
 import io.zkion.discovery.member.Member;
@@ -63,6 +64,13 @@ final class Trimmer {
     /** Set by a test that needs entries, and the acks of their messages, to stay pending. */
     private volatile boolean held;
 
+    /**
+     * The member with the lowest ack at the last scan, and the topology it was made in. Acks only grow: while that
+     * member's is below the oldest entry, nothing can be trimmed, and a step needs no scan of N members to know it.
+     */
+    private UUID laggard;
+    private Topology laggardIn;
+
     Trimmer(CoordinatorContext ctx, AliveView alive, FencedLogWriter writer) {
         this.store = ctx.store;
         this.paths = ctx.paths;
@@ -97,17 +105,27 @@ final class Trimmer {
         long newest = member.entries().newestSeq();
         boolean stalled = stall.stalled(oldest == null ? -1 : oldest.seq, newest, member.acksDue()
             || member.entries().size() >= 2 * AckPolicy.entriesBehind(member.topology().size()));
+
+        if (!stalled && oldest != null && stillHeldBack(oldest, aliveNow)) {
+            if (sweepNodes)
+                sweepNodeData();
+
+            return;
+        }
+
         long minAck = member.lastEventId();
         Map<UUID, LogEntry> joinedIn = joinEntries();
         // The oldest entry that a member which has not applied its own join yet needs: that join's.
         long neededFrom = Long.MAX_VALUE;
         List<String> staleAcks = new ArrayList<>();
+        UUID lowest = null;
+        long lowestAck = Long.MAX_VALUE;
 
         for (ZkIonClusterNode n : member.topology().members()) {
             if (n == local)
                 continue;
 
-            ChildData d = aliveNow.get(n.id());
+            ChildData d = alive.current(aliveNow.get(n.id()));
 
             if (d == null)
                 continue; // Gone from ZooKeeper: it reads nothing more, and its departure is logged next.
@@ -139,7 +157,15 @@ final class Trimmer {
             // not read. Not failed out for it: a newer release's record (a rolling upgrade) reads so here, and that
             // node is healthy; a held log only grows, and AliveView warns of the record.
             minAck = a == null ? Long.MIN_VALUE : Math.min(minAck, a.ack);
+
+            if (a == null || a.ack < lowestAck) {
+                lowest = n.id();
+                lowestAck = a == null ? Long.MIN_VALUE : a.ack;
+            }
         }
+
+        laggard = lowest;
+        laggardIn = member.topology();
 
         // One line, not one a member: at 1,000 members a stall read up to 1,000 acks.
         if (!staleAcks.isEmpty()) {
@@ -195,6 +221,28 @@ final class Trimmer {
 
         if (sweepNodes)
             sweepNodeData();
+    }
+
+    /**
+     * @return Whether nothing can be trimmed for a reason known without a scan: this node has not applied the oldest
+     *      entry, or the member with the lowest ack at the last scan, still a member and counted then, is still below
+     *      it (or its ack still cannot be read). A joiner not yet past its join is not counted, so never that member.
+     */
+    private boolean stillHeldBack(LogEntry oldest, Map<UUID, ChildData> aliveNow) {
+        if (member.lastEventId() < oldest.lastEventId)
+            return true;
+
+        if (laggard == null || laggardIn != member.topology())
+            return false;
+
+        ChildData d = aliveNow.get(laggard);
+
+        if (d == null)
+            return false;
+
+        AliveInfo a = alive.info(d);
+
+        return a == null || a.ack < oldest.lastEventId;
     }
 
     /** @return The untrimmed entry of each join it holds, by the joined node's id. */
