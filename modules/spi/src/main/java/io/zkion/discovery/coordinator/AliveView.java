@@ -86,7 +86,8 @@ final class AliveView implements AutoCloseable {
         alive = CuratorCache.build(store.client(), paths.alive);
         alive.listenable().addListener(CuratorCacheListener.builder()
             .forAll((type, oldData, data) -> {
-                // A znode deleted and written again while the cache was away can come back as a change of data.
+                // A znode deleted and written again while the cache was away can come back as a change of data (or,
+                // if the versions match, as nothing: see refresh).
                 if (type != CuratorCacheListener.Type.NODE_CHANGED || czxid(oldData) != czxid(data))
                     changes.incrementAndGet();
 
@@ -98,6 +99,15 @@ final class AliveView implements AutoCloseable {
                 trigger.run();
             })
             .build());
+    }
+
+    /**
+     * Has the next step build the view anew. The cache tells of a znode deleted and written again while it was away
+     * only if the two differ in version: a joiner's, at version 0 until it is admitted, can come back unseen. The
+     * coordinator's tick so bounds how long the view may keep the old one.
+     */
+    void refresh() {
+        changes.incrementAndGet();
     }
 
     /** @return Whether {@link #start} was called. */
@@ -129,7 +139,10 @@ final class AliveView implements AutoCloseable {
 
     /** Has the view keep the data every alive znode holds now, whatever ZooKeeper changes later. */
     void freezeForTest() {
-        frozen = aliveNodes();
+        Map<UUID, ChildData> now = new LinkedHashMap<>(aliveNodes());
+
+        now.replaceAll((id, d) -> current(d));
+        frozen = now;
     }
 
     /** @return {@code view}, with the data frozen by a test in place of what was read. */

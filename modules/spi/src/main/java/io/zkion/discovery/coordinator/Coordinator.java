@@ -147,13 +147,15 @@ public final class Coordinator implements AutoCloseable {
     }
 
     /**
-     * Has the next step list custom/ and left/ again, as it does alive/, whatever their watches said: the safety net
-     * for a step that failed after taking their news, and for news lost with a connection.
+     * Has the next step list custom/ and left/ again, as it does alive/, whatever their watches said, and build its
+     * view of alive/ anew: the safety net for a step that failed after taking their news, and for news lost with a
+     * connection.
      */
     public void tick() {
         customs.markDirty();
         departures.markDirty();
         task.markDirty();
+        alive.refresh();
     }
 
     /**

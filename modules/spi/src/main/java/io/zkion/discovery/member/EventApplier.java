@@ -39,6 +39,9 @@ final class EventApplier {
     private final IgniteLogger log;
     private final ZkIonClusterNode local;
     private final UntrimmedEntries untrimmed;
+
+    /** Mutable messages this node delivered as coordinator whose commit did not land, as far as it knows. */
+    private final UnloggedDeliveries unlogged;
     private final DiscoveryMetrics metrics;
 
     /**
@@ -58,7 +61,7 @@ final class EventApplier {
     private Map<UUID, ZkStore.Payload> readAhead = Collections.emptyMap();
 
     EventApplier(ObjectCodec objects, NodeDataReader nodeData, Notifier notifier, DiscoveryHost host,
-        ZkIonClusterNode local, UntrimmedEntries untrimmed, DiscoveryMetrics metrics) {
+        ZkIonClusterNode local, UntrimmedEntries untrimmed, UnloggedDeliveries unlogged, DiscoveryMetrics metrics) {
         this.objects = objects;
         this.nodeData = nodeData;
         this.notifier = notifier;
@@ -66,6 +69,7 @@ final class EventApplier {
         this.log = host.log();
         this.local = local;
         this.untrimmed = untrimmed;
+        this.unlogged = unlogged;
         this.metrics = metrics;
     }
 
@@ -302,6 +306,10 @@ final class EventApplier {
         boolean predelivered = pre != null && pre.delivered;
 
         if (e.kind() == EventKind.CUSTOM && !delivered.add(msg) && !predelivered) {
+            // Logged after all, if this node delivered it as coordinator and its commit seemed to fail: the commit
+            // landed, its reply and the check of what landed lost. A later term need not take it again.
+            unlogged.remove(msg);
+
             log.warning("Skipping custom event " + id + " in " + path + ": its message " + DeliveredIds.id(msg)
                 + " was delivered already (a send replayed after a lost connection is written twice)");
 

@@ -36,7 +36,7 @@ public final class Member {
     public Member(ZkStore store, EventFormats formats, ControlCodec control, ObjectCodec objects, NodeDataReader nodeData,
         Notifier notifier, DiscoveryHost host, DiscoveryMetrics metrics, ZkIonClusterNode local) {
         this.local = local;
-        this.applier = new EventApplier(objects, nodeData, notifier, host, local, untrimmed, metrics);
+        this.applier = new EventApplier(objects, nodeData, notifier, host, local, untrimmed, unlogged, metrics);
         this.cursor = new LogCursor(store, formats, control, metrics, host.log(), applier, untrimmed);
         this.older = new OlderEntries(objects, host.log(), applier, untrimmed);
     }
