@@ -55,10 +55,14 @@ final class MemberProcess implements AutoCloseable {
         // are shared, see SharedValuesMarshaller); then room for the JIT, the GC and the messages in flight. G1: the
         // parallel collector's full GCs of a 4 GB heap took 7 to 10 s at 1,000 members, and cost members their sessions.
         long heapMb = 256 + (servers + clients) * (2048L + clusterSize * 12L) / 1024;
-        // In a session of its own (setsid execs the JVM in place, so pid() is the JVM's): when the shell that started
-        // the run exits, Linux sends SIGHUP and SIGCONT to a process group left orphaned with a stopped member, which
-        // resumed a paused member JVM 10 s into its pause once (2026-11-29) and failed the run.
-        List<String> cmd = new ArrayList<>(List.of("setsid", "java", "-Xms256m", "-Xmx" + heapMb + "m",
+        // In a process group of its own (perl execs the JVM in place, so pid() is the JVM's): when the shell that
+        // started the run exits, Linux sends SIGHUP and SIGCONT to a process group left orphaned with a stopped member,
+        // which resumed a paused member JVM 10 s into its pause once (2026-11-29) and failed the run. Not a session of
+        // its own (setsid, 48fc8a7 to 2026-11-29): with the kernel's autogroups each session shares the CPU as one, so
+        // each member JVM took as much as the three ZooKeeper servers together, and at 1,000 members the storm's
+        // start suspended 100 to 230 connections and failed 1 to 4 joins in each of 5 runs (none before).
+        List<String> cmd = new ArrayList<>(List.of("perl", "-e", "setpgrp(0, 0); exec { $ARGV[0] } @ARGV or die $!",
+            "java", "-Xms256m", "-Xmx" + heapMb + "m",
             "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=200", "-Xss256k", "-Djava.net.preferIPv4Stack=true"));
 
         if (C1_ONLY)
