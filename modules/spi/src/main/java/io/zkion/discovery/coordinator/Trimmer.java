@@ -113,7 +113,6 @@ final class Trimmer {
             return;
         }
 
-        long minAck = member.lastEventId();
         Map<UUID, LogEntry> joinedIn = joinEntries();
         // The oldest entry that a member which has not applied its own join yet needs: that join's.
         long neededFrom = Long.MAX_VALUE;
@@ -156,8 +155,6 @@ final class Trimmer {
             // An ack that cannot be read holds every trim until it can: skipping the member would trim what it has
             // not read. Not failed out for it: a newer release's record (a rolling upgrade) reads so here, and that
             // node is healthy; a held log only grows, and AliveView warns of the record.
-            minAck = a == null ? Long.MIN_VALUE : Math.min(minAck, a.ack);
-
             if (a == null || a.ack < lowestAck) {
                 lowest = n.id();
                 lowestAck = a == null ? Long.MIN_VALUE : a.ack;
@@ -166,6 +163,8 @@ final class Trimmer {
 
         laggard = lowest;
         laggardIn = member.topology();
+
+        long minAck = Math.min(member.lastEventId(), lowestAck);
 
         // One line, not one a member: at 1,000 members a stall read up to 1,000 acks.
         if (!staleAcks.isEmpty()) {
