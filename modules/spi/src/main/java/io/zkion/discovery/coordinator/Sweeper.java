@@ -132,7 +132,7 @@ final class Sweeper {
     }
 
     private int sweepParts() throws Exception {
-        Set<String> now = store.unreferencedParts(paths.withManifests());
+        Set<String> now = store.leftovers().unreferencedParts(paths.withManifests());
         int removed = 0;
 
         for (String part : now) {

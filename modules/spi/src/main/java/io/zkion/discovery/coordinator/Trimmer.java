@@ -267,7 +267,7 @@ final class Trimmer {
 
         sweepNodes = false; // Before listing: a joiner vanishing meanwhile sets it again.
 
-        for (String name : store.dataZnodesNotJoining()) {
+        for (String name : store.leftovers().dataZnodesNotJoining()) {
             UUID id = ZkPaths.nodeId(name);
 
             if (id == null || member.topology().contains(id) || departing.contains(id))

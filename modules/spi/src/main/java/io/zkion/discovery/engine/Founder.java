@@ -196,7 +196,7 @@ final class Founder {
         }
 
         // Not the data of nodes joining now, this one among them: they belong to the new cluster.
-        for (String name : store.dataZnodesNotJoining())
+        for (String name : store.leftovers().dataZnodesNotJoining())
             out.add(paths.nodes + "/" + name);
 
         return out;

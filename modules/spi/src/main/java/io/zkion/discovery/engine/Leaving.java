@@ -129,8 +129,8 @@ final class Leaving {
 
         try {
             for (String name : store.children(paths.join)) {
-                joiningParts.addAll(store.partsOf(paths.join + "/" + name));
-                joiningParts.addAll(store.partsOf(paths.nodes + "/" + name));
+                joiningParts.addAll(store.leftovers().partsOf(paths.join + "/" + name));
+                joiningParts.addAll(store.leftovers().partsOf(paths.nodes + "/" + name));
             }
         }
         catch (Exception e) {
@@ -141,7 +141,7 @@ final class Leaving {
         for (String dir : paths.clusterOwned())
             clean(dir, () -> store.children(dir), null);
 
-        clean(paths.nodes, store::dataZnodesNotJoining, null);
+        clean(paths.nodes, store.leftovers()::dataZnodesNotJoining, null);
 
         if (joiningParts != null)
             clean(paths.parts, () -> store.children(paths.parts), joiningParts);

@@ -7,8 +7,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.HashSet;
 import java.util.UUID;
 import java.util.zip.CRC32;
 import io.zkion.discovery.internal.TestSeam;
@@ -30,6 +28,7 @@ import org.apache.zookeeper.data.Stat;
 public final class ZkStore {
     private final CuratorFramework client;
     private final ZkPaths paths;
+    private final Leftovers leftovers;
 
     /**
      * Payloads up to this size go inline. A multi can carry two of them (a join writes its log entry and its
@@ -52,6 +51,7 @@ public final class ZkStore {
         this.paths = paths;
         this.inlineLimit = requestLimit / 4;
         this.partSize = requestLimit - 4096;
+        this.leftovers = new Leftovers(this);
     }
 
     public CuratorFramework client() {
@@ -183,6 +183,11 @@ public final class ZkStore {
         return res;
     }
 
+    /** @return What finds the znodes nobody needs any more: parts no manifest names, data of nodes not joining. */
+    public Leftovers leftovers() {
+        return leftovers;
+    }
+
     /** Injects faults into this store's commits. */
     @TestSeam
     public void faults(ZkFaults faults) {
@@ -311,7 +316,7 @@ public final class ZkStore {
     }
 
     /** @return The paths of the parts a manifest names; empty if {@code raw} is no manifest. */
-    private List<String> partPaths(String path, byte[] raw) {
+    List<String> partPaths(String path, byte[] raw) {
         if (!PartsManifest.isManifest(raw))
             return Collections.emptyList();
 
@@ -322,43 +327,6 @@ public final class ZkStore {
             out.add(m.partPath(paths, k));
 
         return out;
-    }
-
-    /**
-     * @return The parts no znode under {@code dirs} names in its manifest: left by a multi that failed after its parts
-     *      were written, or by a cluster that died. A part of a write still under way is among them, until its multi
-     *      commits: whoever deletes these must give such writes time to commit first.
-     */
-    public Set<String> unreferencedParts(String... dirs) throws Exception {
-        List<String> names = children(paths.parts);
-
-        if (names.isEmpty())
-            return Collections.emptySet();
-
-        Set<String> out = new HashSet<>();
-
-        for (String name : names)
-            out.add(paths.parts + "/" + name);
-
-        for (String dir : dirs) {
-            for (String name : children(dir)) {
-                String path = dir + "/" + name;
-
-                try {
-                    out.removeAll(partPaths(path, rawData(path)));
-                }
-                catch (ZkDataException corrupt) {
-                    // A manifest that cannot be read names no part anyone can read either.
-                }
-            }
-        }
-
-        return out;
-    }
-
-    /** @return The paths of the parts {@code path} names, if it is a manifest; empty otherwise, or if it is gone. */
-    public List<String> partsOf(String path) throws Exception {
-        return partPaths(path, rawData(path));
     }
 
     /** @return The raw data of a node (a manifest is not resolved), or null if there is none. */
@@ -405,27 +373,6 @@ public final class ZkStore {
         catch (KeeperException.NoNodeException e) {
             return Collections.emptyList();
         }
-    }
-
-    /**
-     * @return Names under {@code nodes/} without a join request beside them: data of nodes that joined, or that
-     *      gave up. Listed first, as a joiner creates both in one multi, so a request seen missing was not written yet.
-     */
-    public List<String> dataZnodesNotJoining() throws Exception {
-        List<String> names = children(paths.nodes);
-
-        if (names.isEmpty())
-            return names;
-
-        java.util.Set<String> joining = new java.util.HashSet<>(children(paths.join));
-        List<String> out = new ArrayList<>(names.size());
-
-        for (String n : names) {
-            if (!joining.contains(n))
-                out.add(n);
-        }
-
-        return out;
     }
 
     public boolean exists(String path) throws Exception {
