@@ -16,13 +16,26 @@ import org.apache.zookeeper.CreateMode;
  * directories make it up. It starts {@code count} servers together on a ZooKeeper server of its own, as the side-by-side
  * storm does (after one unmeasured storm under another root), then reads that server's transaction log between two
  * marker znodes ({@link TxnLogTally}). The nodes reach ZooKeeper through a {@link RequestTally}, which sums what they
- * sent by request, reads and paths included, during the storm and then for caches created one after another.
+ * sent by request, reads and paths included, during the storm, then for caches created one after another, then for
+ * mutable no-op custom messages.
  * <p>
  * {@code java ... JoinBytes OUT.md [count]}
  */
 public final class JoinBytes {
     /** Caches created one after another after the storm: 20 filled the nodes' small data regions at times. */
     private static final int CACHES = 10;
+
+    /**
+     * Mutable no-op messages sent one after another by the youngest node: what a starting node's metastorage messages
+     * cost, the baseline for writing a mutable message once (docs/design.md, "Next").
+     */
+    private static final int MUTABLE = 20;
+
+    /**
+     * Counted past the last mutable message's delivery: both SPIs ack and trim lazily (ZkIon once the log stood still for
+     * 3 s), and a message's cost includes them. Session pings of those seconds are counted too, for both.
+     */
+    private static final long SETTLE_MS = 6_000;
 
     private JoinBytes() {
     }
@@ -96,6 +109,17 @@ public final class JoinBytes {
                 requests.counting = false;
                 md.append('\n').append(requests.markdown("What the clients sent for " + CACHES + " caches created one"
                     + " after another by the youngest node, by request (pings included)", "cache create", CACHES));
+
+                Scenarios.customRoundTrip(c.nodes(), 5, true); // Warm up.
+                Thread.sleep(SETTLE_MS);
+                requests.reset();
+                requests.counting = true;
+                Scenarios.customRoundTrip(c.nodes(), MUTABLE, true);
+                Thread.sleep(SETTLE_MS);
+                requests.counting = false;
+                md.append('\n').append(requests.markdown("What the clients sent for " + MUTABLE + " mutable no-op custom"
+                    + " messages sent one after another by the youngest node, and for " + SETTLE_MS / 1000 + " s after"
+                    + " the last (acks and trims; pings included)", "mutable message", MUTABLE));
             }
 
             return md.toString();

@@ -6,15 +6,24 @@ import org.apache.ignite.internal.managers.discovery.GridDiscoveryManager;
 import org.apache.ignite.internal.processors.affinity.AffinityTopologyVersion;
 import org.apache.ignite.lang.IgniteUuid;
 
-/** A no-op custom discovery message: what the round-trip and allocation scenarios send. */
+/**
+ * A no-op custom discovery message: what the round-trip and allocation scenarios send. A mutable one goes through the
+ * coordinator, as Ignite's metastorage messages do (about ten a starting node sends): what {@link JoinBytes} weighs.
+ */
 final class Ping implements DiscoveryCustomMessage {
     private static final long serialVersionUID = 1L;
 
     private final IgniteUuid id = IgniteUuid.randomUuid();
     final int seq;
+    private final boolean mutable;
 
     Ping(int seq) {
+        this(seq, false);
+    }
+
+    Ping(int seq, boolean mutable) {
         this.seq = seq;
+        this.mutable = mutable;
     }
 
     @Override public IgniteUuid id() {
@@ -26,7 +35,7 @@ final class Ping implements DiscoveryCustomMessage {
     }
 
     @Override public boolean isMutable() {
-        return false;
+        return mutable;
     }
 
     @Override public DiscoCache createDiscoCache(GridDiscoveryManager mgr, AffinityTopologyVersion topVer, DiscoCache c) {

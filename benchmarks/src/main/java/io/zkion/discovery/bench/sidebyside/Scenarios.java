@@ -24,6 +24,11 @@ final class Scenarios {
 
     /** @return Per event, ms from send until every node's listener has it; sent one at a time. */
     static double[] customRoundTrip(List<Ignite> nodes, int events) throws Exception {
+        return customRoundTrip(nodes, events, false);
+    }
+
+    /** @return Per event, ms from send until every node's listener has it; sent one at a time, mutable or not. */
+    static double[] customRoundTrip(List<Ignite> nodes, int events, boolean mutable) throws Exception {
         CountDownLatch[] done = new CountDownLatch[events];
 
         for (int i = 0; i < events; i++)
@@ -42,7 +47,7 @@ final class Scenarios {
         for (int i = 0; i < events; i++) {
             long t0 = System.nanoTime();
 
-            ((IgniteEx)sender).context().discovery().sendCustomEvent(new Ping(i));
+            ((IgniteEx)sender).context().discovery().sendCustomEvent(new Ping(i, mutable));
 
             if (!done[i].await(30, TimeUnit.SECONDS))
                 throw new IllegalStateException("Custom event " + i + " did not reach every node");
