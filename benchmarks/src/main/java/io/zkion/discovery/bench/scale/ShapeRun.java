@@ -164,6 +164,7 @@ final class ShapeRun {
         int plain = stream > 0 ? stream : 2 * AckPolicy.entriesBehind(c.members);
 
         res.put("plainStream", plain);
+        AliveVersions v0 = AliveVersions.read(admin, root); // Before the counters: its reads are not the stream's.
         ZkCounters c0 = ZkCounters.read(zk);
         CpuWindow cpu = new CpuWindow(c.jvms, zk);
         long id = 0;
@@ -191,6 +192,8 @@ final class ShapeRun {
         long watches = now.values.getOrDefault("watches", 0d).longValue();
 
         res.put("customTrimmedMs", trimmedMs);
+        // Members by how many acks they wrote over the stream: the writes per message beyond its create.
+        res.put("streamAcksByMembers", AliveVersions.read(admin, root).writesSince(v0));
 
         res.put("customZkCounters", d);
         res.put("zkWritesPerCustom", round(d.getOrDefault("leader_zxid", 0d) / plain));
