@@ -216,11 +216,14 @@ final class CustomQueue implements AutoCloseable {
                 continue;
             }
 
-            if (deliveredOnly && (!msg.isMutable() || member.deliveredUnlogged(msg) == null))
+            // Delivered here by an earlier try whose commit failed: logged now as delivered then.
+            DiscoverySpiCustomMessage kept = msg.isMutable() ? member.deliveredUnlogged(msg) : null;
+
+            if (deliveredOnly && kept == null)
                 break;
 
             // Unless delivered here already (a commit failed): Ignite here has it, so it is logged as any other.
-            if (msg.isMutable() && leaving.contains(req.nodeId()) && member.deliveredUnlogged(msg) == null) {
+            if (msg.isMutable() && leaving.contains(req.nodeId()) && kept == null) {
                 log.warning("Dropping mutable custom message " + path + " of " + req.nodeId() + ", which is stopping: only"
                     + " the coordinator it was sent to may process it first");
                 writer.commitFenced(store.deleteOps(path, p.manifest));
@@ -236,9 +239,6 @@ final class CustomQueue implements AutoCloseable {
                     pre.clear();
                     evtId = -1;
                 }
-
-                // Delivered here by an earlier try whose commit failed: logged now as delivered then.
-                DiscoverySpiCustomMessage kept = member.deliveredUnlogged(msg);
 
                 // Delivered here before it is logged: a second copy of a send must be caught before, not by members.
                 if (kept == null && member.deliveredAlready(msg)) {
