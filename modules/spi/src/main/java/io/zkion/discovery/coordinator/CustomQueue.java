@@ -238,6 +238,9 @@ final class CustomQueue implements AutoCloseable {
                     ops.clear();
                     pre.clear();
                     evtId = -1;
+
+                    // Read again: that flush may have applied a logged copy of it (a commit landed unconfirmed).
+                    kept = member.deliveredUnlogged(msg);
                 }
 
                 // Delivered here before it is logged: a second copy of a send must be caught before, not by members.
