@@ -193,7 +193,10 @@ final class ShapeRun {
 
         res.put("customTrimmedMs", trimmedMs);
         // Members by how many acks they wrote over the stream: the writes per message beyond its create.
-        res.put("streamAcksByMembers", AliveVersions.read(admin, root).writesSince(v0));
+        Map<Integer, Integer> acksByMembers = AliveVersions.read(admin, root).writesSince(v0);
+
+        res.put("streamAcksByMembers", acksByMembers);
+        System.out.println("[" + shape + "] members by acks written over the stream: " + acksByMembers);
 
         res.put("customZkCounters", d);
         res.put("zkWritesPerCustom", round(d.getOrDefault("leader_zxid", 0d) / plain));

@@ -71,6 +71,16 @@ final class BenchCluster implements AutoCloseable {
         return nodes().stream().min(java.util.Comparator.comparingLong(n -> n.cluster().localNode().order())).get();
     }
 
+    /** @return The youngest node by join order, never the coordinator while there are two: the one that sends. */
+    Ignite youngest() {
+        return youngest(nodes());
+    }
+
+    /** @return The node of {@code nodes} that joined last. */
+    static Ignite youngest(List<Ignite> nodes) {
+        return nodes.stream().max(java.util.Comparator.comparingLong(n -> n.cluster().localNode().order())).get();
+    }
+
     /** Starts {@code count} nodes at once; returns the ms until every node sees all of them. */
     long startTogether(int count) throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(count);

@@ -32,8 +32,8 @@ public final class JoinBytes {
     private static final int MUTABLE = 20;
 
     /**
-     * Counted past the last mutable message's delivery: both SPIs ack and trim lazily (ZkIon once the log stood still for
-     * 3 s), and a message's cost includes them. Session pings of those seconds are counted too, for both.
+     * Counted past the last mutable message's delivery: both SPIs ack and trim lazily (ZkIon once the log stood still
+     * for 3 s), and a message's cost includes them. Session pings of those seconds are counted too, for both.
      */
     private static final long SETTLE_MS = 6_000;
 
@@ -96,7 +96,7 @@ public final class JoinBytes {
                     .append('\n').append(requests.markdown("What the clients sent during the storm, by request",
                         "join", count));
 
-                org.apache.ignite.Ignite youngest = c.nodes().get(c.nodes().size() - 1);
+                org.apache.ignite.Ignite youngest = c.youngest();
 
                 youngest.getOrCreateCache("join-bytes-warm-up");
                 youngest.destroyCache("join-bytes-warm-up");
@@ -117,9 +117,9 @@ public final class JoinBytes {
                 Scenarios.customRoundTrip(c.nodes(), MUTABLE, true);
                 Thread.sleep(SETTLE_MS);
                 requests.counting = false;
-                md.append('\n').append(requests.markdown("What the clients sent for " + MUTABLE + " mutable no-op custom"
-                    + " messages sent one after another by the youngest node, and for " + SETTLE_MS / 1000 + " s after"
-                    + " the last (acks and trims; pings included)", "mutable message", MUTABLE));
+                md.append('\n').append(requests.markdown("What the clients sent for " + MUTABLE + " mutable no-op"
+                    + " custom messages sent one after another by the youngest node, and for " + SETTLE_MS / 1000
+                    + " s after the last (acks and trims; pings included)", "mutable message", MUTABLE));
             }
 
             return md.toString();
