@@ -169,12 +169,27 @@ final class ShapeRun {
         CpuWindow cpu = new CpuWindow(c.jvms, zk);
         long id = 0;
 
+        // Steps of the stream (send until every member has it) as long as a member's idle ack waits: each such lull
+        // lets every member ack once more, beyond its acks by count (AckPolicy).
+        long longestStepNanos = 0;
+        int idleLongSteps = 0;
+
         for (int i = 0; i < plain; i++) {
+            long t0 = System.nanoTime();
+
             c.deliver(++id, false);
+
+            long step = System.nanoTime() - t0;
+
+            longestStepNanos = Math.max(longestStepNanos, step);
+            idleLongSteps += step >= AckPolicy.IDLE_MS * 1_000_000L ? 1 : 0;
 
             if (!res.containsKey("customEntryBytes"))
                 entryBytes();
         }
+
+        res.put("streamLongestStepMs", round(longestStepNanos / 1e6));
+        res.put("streamStepsOfIdleAckLength", idleLongSteps);
 
         // What one delivery costs: every member JVM's CPU over the stream, a member and a message at a time, and the
         // servers' for each message; the floor's fan-out is weighed so too (FloorRun).
@@ -196,7 +211,8 @@ final class ShapeRun {
         Map<Integer, Integer> acksByMembers = AliveVersions.read(admin, root).writesSince(v0);
 
         res.put("streamAcksByMembers", acksByMembers);
-        System.out.println("[" + shape + "] members by acks written over the stream: " + acksByMembers);
+        System.out.println("[" + shape + "] members by acks written over the stream: " + acksByMembers + "; the stream's"
+            + " longest step " + res.get("streamLongestStepMs") + " ms, " + idleLongSteps + " of 3 s or more");
 
         res.put("customZkCounters", d);
         res.put("zkWritesPerCustom", round(d.getOrDefault("leader_zxid", 0d) / plain));
