@@ -148,7 +148,7 @@ public final class SideBySide {
             add("allocation per no-op custom event, all nodes (bytes)", kind, Scenarios.allocationPerEvent(nodes, ALLOC_EVENTS));
             bound(Bounds.UNMARSHAL_BYTES, Bounds.unmarshalBytes(crd, UNMARSHAL_RUNS));
 
-            Scenarios.CacheCreates cc = Scenarios.cacheCreates(nodes.get(nodes.size() - 1), crd, CACHE_CREATES, port);
+            Scenarios.CacheCreates cc = Scenarios.cacheCreates(BenchCluster.youngest(nodes), crd, CACHE_CREATES, port);
 
             add("cache create, one after another (ms per cache)", kind, cc.msPerCache);
             add("allocation per cache create, coordinator's threads (bytes)", kind, cc.coordinatorBytesPerCache);
