@@ -169,8 +169,8 @@ final class ShapeRun {
         CpuWindow cpu = new CpuWindow(c.jvms, zk);
         long id = 0;
 
-        // Steps of the stream (send until every member has it) as long as a member's idle ack waits: each such lull
-        // lets every member ack once more, beyond its acks by count (AckPolicy).
+        // Steps of the stream (send until every member has it) as long as a member's idle ack waits: in such a lull a
+        // member whose idle check falls in it acks once more, beyond its acks by count (AckPolicy).
         long longestStepNanos = 0;
         int idleLongSteps = 0;
 
