@@ -212,7 +212,8 @@ final class ShapeRun {
 
         res.put("streamAcksByMembers", acksByMembers);
         System.out.println("[" + shape + "] members by acks written over the stream: " + acksByMembers + "; the stream's"
-            + " longest step " + res.get("streamLongestStepMs") + " ms, " + idleLongSteps + " of 3 s or more");
+            + " longest step " + res.get("streamLongestStepMs") + " ms, " + idleLongSteps + " of an idle ack's wait ("
+            + AckPolicy.IDLE_MS + " ms) or more");
 
         res.put("customZkCounters", d);
         res.put("zkWritesPerCustom", round(d.getOrDefault("leader_zxid", 0d) / plain));
