@@ -346,12 +346,12 @@ final class Joiner {
         // Read before the session is checked below: gone with the session ended, the join is asked again.
         ZkStore.Payload shared = r.sharedCommon == null ? null : readShared(r.sharedCommon);
 
-        // In ion-2 the snapshot names each node's data znode. Only the node is kept of each: their joining data, as
-        // much again, is Ignite's business at their own joins.
+        // In ion-2 the snapshot names each node's data znode. Only the node is read of each: their joining data, as
+        // much again or more, is Ignite's business at their own joins.
         Map<UUID, ZkIonClusterNode> refNodes = new HashMap<>();
 
-        nodeData.readEach(byRef, paths.joined(id) + " snapshot",
-            (nodeId, nd) -> refNodes.put(nodeId, objects.unmarshal(nd.node, "node " + nodeId)));
+        nodeData.readNodes(byRef, paths.joined(id) + " snapshot",
+            (nodeId, node) -> refNodes.put(nodeId, objects.unmarshal(node, "node " + nodeId)));
 
         for (int i = 0; i < snap.nodes.size(); i++) {
             NodeRecord rec = snap.nodes.get(i);

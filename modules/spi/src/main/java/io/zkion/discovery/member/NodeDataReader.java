@@ -46,17 +46,21 @@ public final class NodeDataReader {
     }
 
     /**
-     * Reads the data znodes of {@code ids} a chunk at a time, their requests in flight together, and hands each to
-     * {@code sink} as {@link #read} would return it, keeping none: a joiner of a thousand members holds one chunk of
-     * them, not a thousand (the first 1,000-member run's join storm ran its JVMs out of heap so).
+     * Reads the data znodes of {@code ids} a chunk at a time, their requests in flight together, and hands the node of
+     * each to {@code sink}, keeping none: a joiner of a thousand members holds one chunk of them, not a thousand (the
+     * first 1,000-member run's join storm ran its JVMs out of heap so). The joining data after each node is not
+     * inflated: a joiner has no use for it, and with many caches it is most of the znode.
      */
-    public void readEach(List<UUID> ids, String what, BiConsumer<UUID, NodeData> sink) throws Exception {
+    public void readNodes(List<UUID> ids, String what, BiConsumer<UUID, byte[]> sink) throws Exception {
         for (int from = 0; from < ids.size(); from += CHUNK) {
             List<UUID> chunk = ids.subList(from, Math.min(ids.size(), from + CHUNK));
             Map<String, ZkStore.Payload> read = readTogether(chunk);
 
-            for (UUID id : chunk)
-                sink.accept(id, decode(id, present(read.get(paths.node(id)), id, what)));
+            for (UUID id : chunk) {
+                ZkStore.Payload p = present(read.get(paths.node(id)), id, what);
+
+                sink.accept(id, codec.decodeNodeOnly(p.data, paths.node(id)));
+            }
         }
     }
 

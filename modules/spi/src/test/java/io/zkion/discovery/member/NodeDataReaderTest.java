@@ -22,7 +22,10 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
 
-/** A joiner's read of every member's data znode: each handed on before the next chunk is asked for, none kept. */
+/**
+ * A joiner's read of every member's data znode: each node handed on before the next chunk is asked for, none kept
+ * (the codec's {@code NodeOnlyReadTest} shows the joining data after each is not inflated).
+ */
 public class NodeDataReaderTest {
     private static final int NODES = 300;
     private static final ControlCodec CODEC = new ControlCodec(StreamingZip.defaults());
@@ -41,10 +44,10 @@ public class NodeDataReaderTest {
 
             List<UUID> got = new ArrayList<>();
 
-            new NodeDataReader(store, CODEC).readEach(ids, "the test", (id, nd) -> {
+            new NodeDataReader(store, CODEC).readNodes(ids, "the test", (id, node) -> {
                 seen.add("handed");
                 got.add(id);
-                assertArrayEquals(node(id), nd.node);
+                assertArrayEquals(node(id), node);
             });
 
             assertEquals(ids, got);
@@ -62,7 +65,7 @@ public class NodeDataReaderTest {
             c.delete().forPath(store.paths().node(gone));
 
             try {
-                new NodeDataReader(store, CODEC).readEach(ids, "the test", (id, nd) -> { });
+                new NodeDataReader(store, CODEC).readNodes(ids, "the test", (id, node) -> { });
                 fail("read a data znode that is gone");
             }
             catch (CorruptPayloadException e) {

@@ -59,6 +59,27 @@ public final class IonEventFormat implements EventFormat {
         }
     }
 
+    /**
+     * Like {@link #unwrap}, for a {@code body} that reads only the start of the payload: inflates as little as it
+     * needs ({@link StreamingZip#inflatePrefixAndRead}). What it reads is not covered by the payload's checksum.
+     *
+     * @param firstBytes Inflated bytes to try {@code body} on first.
+     */
+    public <T> T unwrapStart(byte[] payload, String what, int firstBytes, IonRead<T> body) {
+        IonEnvelope.check(payload, version, what);
+
+        try {
+            return zip.inflatePrefixAndRead(payload, IonEnvelope.LENGTH, what, firstBytes,
+                (buf, len) -> read(buf, len, what, body));
+        }
+        catch (CodecException e) {
+            throw e;
+        }
+        catch (Exception e) {
+            throw new CorruptPayloadException("Failed to read " + what + ": " + e, e);
+        }
+    }
+
     @Override public EventBatch decode(byte[] data, String what) {
         return unwrap(data, what, r -> IonEventCodec.readBatch(r, what));
     }

@@ -67,6 +67,14 @@ public final class ControlCodec {
         return ion.unwrap(data, what, r -> NodeData.read(r, what));
     }
 
+    /**
+     * @return The node of a data znode, its joining data not inflated: what a joiner keeps of each member. The node is
+     *      a zlib stream of its own, whose checksum its unmarshalling checks; the rest of the payload is not checked.
+     */
+    public byte[] decodeNodeOnly(byte[] data, String what) {
+        return ion.unwrapStart(data, what, NodeData.FIRST_TRY_BYTES, r -> NodeData.readNode(r, what));
+    }
+
     public byte[] encode(SharedCommonData d) {
         return ion.wrap(d::write);
     }

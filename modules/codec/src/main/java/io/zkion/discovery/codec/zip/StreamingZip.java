@@ -237,24 +237,87 @@ public final class StreamingZip {
     }
 
     /**
+     * Like {@link #inflateAndRead}, for readers that need only the start of the stream (a joiner wants a member's node,
+     * the first field of its data znode, not the joining data after it). Inflates a prefix and lends it to
+     * {@code reader}; while the reader fails on it, inflates more, up to the whole stream, which is then checked and
+     * read as {@link #inflateAndRead} would. A value read from a prefix is not covered by the stream's checksum:
+     * callers keep it only if it carries a check of its own (a node is itself a zlib stream).
+     *
+     * @param firstBytes How much to inflate before the first try.
+     */
+    public <T> T inflatePrefixAndRead(byte[] zipped, int off, String what, int firstBytes, ArrayReader<T> reader)
+        throws Exception {
+        requireStream(zipped, off, what);
+
+        ZipScratch scratch = ZipScratch.claim();
+        Inflater inflater = new Inflater();
+
+        try {
+            inflater.setInput(zipped, off, zipped.length - off);
+
+            long total = 0;
+
+            for (long want = firstBytes; ; want += Math.max(ZipScratch.STAGE_SIZE, want / 2)) {
+                total = pump(inflater, zipped, what, scratch, scratch.out(), Long.MAX_VALUE, want, total);
+
+                if (!inflater.finished()) {
+                    try {
+                        return reader.read(scratch.out().array(), scratch.out().size());
+                    }
+                    catch (Exception e) {
+                        // The prefix may end inside what the reader needs: a longer one, and at last the whole
+                        // stream, whose failure is the one reported.
+                        continue;
+                    }
+                }
+
+                return reader.read(scratch.out().array(), scratch.out().size());
+            }
+        }
+        finally {
+            inflater.end();
+            scratch.release();
+        }
+    }
+
+    /**
      * Inflates and checks a whole zlib stream, keeping up to {@code keep} inflated bytes in the scratch's output.
      *
      * @return The inflated size, or -1 if it passed {@code keep} (then nothing is kept and the rest is not read).
      */
     private long inflate(byte[] zipped, int off, String what, ZipScratch scratch, long keep) {
-        if (zipped == null || zipped.length <= off)
-            throw new CorruptPayloadException(what + " is empty: expected a zlib stream");
+        requireStream(zipped, off, what);
 
         Inflater inflater = new Inflater();
-        ByteSink into = keep > 0 ? scratch.out() : null;
 
         try {
             inflater.setInput(zipped, off, zipped.length - off);
 
-            byte[] chunk = scratch.stage;
-            long total = 0;
+            return pump(inflater, zipped, what, scratch, keep > 0 ? scratch.out() : null, keep, Long.MAX_VALUE, 0);
+        }
+        finally {
+            inflater.end();
+        }
+    }
 
-            while (!inflater.finished()) {
+    private static void requireStream(byte[] zipped, int off, String what) {
+        if (zipped == null || zipped.length <= off)
+            throw new CorruptPayloadException(what + " is empty: expected a zlib stream");
+    }
+
+    /**
+     * Inflates until the stream ends or {@code stopAt} bytes are out, writing up to {@code keep} of them into
+     * {@code into} (if any), with every check: the size limit, a truncated or corrupt stream, bytes after its end.
+     *
+     * @param total What was inflated before this call.
+     * @return The inflated size so far, or -1 if it passed {@code keep} (then {@code into} is emptied).
+     */
+    private long pump(Inflater inflater, byte[] zipped, String what, ZipScratch scratch, ByteSink into, long keep,
+        long stopAt, long total) {
+        try {
+            byte[] chunk = scratch.stage;
+
+            while (!inflater.finished() && total < stopAt) {
                 int n = inflater.inflate(chunk);
 
                 total += n;
@@ -276,7 +339,7 @@ public final class StreamingZip {
                 }
             }
 
-            if (inflater.getRemaining() > 0) {
+            if (inflater.finished() && inflater.getRemaining() > 0) {
                 throw new CorruptPayloadException(what + " has " + inflater.getRemaining()
                     + " unexpected bytes after the end of its zlib stream");
             }
@@ -287,9 +350,5 @@ public final class StreamingZip {
             throw new CorruptPayloadException("Corrupt zlib stream in " + what + " (" + zipped.length + " bytes): "
                 + e.getMessage(), e);
         }
-        finally {
-            inflater.end();
-        }
     }
-
 }

@@ -194,6 +194,79 @@ public class StreamingZipTest {
         }
     }
 
+    /**
+     * A prefix read: the reader is lent a longer prefix each time it fails, and the whole stream last, checked as a
+     * whole read checks it; what it returns from a prefix stands.
+     */
+    @Test public void prefixReadsGrowUntilTheReaderHasWhatItNeeds() throws Exception {
+        byte[] plain = new byte[100_000];
+
+        for (int i = 0; i < plain.length; i++)
+            plain[i] = (byte)(i * 31 % 251);
+
+        byte[] zipped = zip.zip(out -> out.write(plain));
+        java.util.List<Integer> lent = new java.util.ArrayList<>();
+
+        // Needs 50,000 bytes: fails on shorter prefixes, reads from the first that has them.
+        int got = zip.inflatePrefixAndRead(zipped, 0, "x", 16 * 1024, (buf, len) -> {
+            lent.add(len);
+
+            if (len < 50_000)
+                throw new IllegalStateException("short");
+
+            assertArrayEquals(Arrays.copyOf(plain, 50_000), Arrays.copyOf(buf, 50_000));
+
+            return len;
+        });
+
+        assertEquals(lent.get(lent.size() - 1).intValue(), got);
+        assertTrue("first lent " + lent, lent.get(0) >= 16 * 1024 && lent.get(0) < 50_000);
+        assertTrue("stopped early: " + lent, got < plain.length);
+
+        for (int i = 1; i < lent.size(); i++)
+            assertTrue("grew: " + lent, lent.get(i) > lent.get(i - 1));
+
+        // A reader that never has enough meets the whole stream, and its failure on that is the one thrown.
+        try {
+            zip.inflatePrefixAndRead(zipped, 0, "x", 1024, (buf, len) -> {
+                throw new IllegalStateException("never enough at " + len);
+            });
+            fail();
+        }
+        catch (IllegalStateException e) {
+            assertEquals("never enough at " + plain.length, e.getMessage());
+        }
+    }
+
+    /** A prefix read still refuses a bomb, a cut stream and trailing bytes, by name, once it reads that far. */
+    @Test(timeout = 30_000) public void prefixReadsKeepTheChecks() throws Exception {
+        StreamingZip small = new StreamingZip(1 << 20);
+
+        try {
+            small.inflatePrefixAndRead(zeros(512L << 20), 0, "/zk/bomb", 1024, (buf, len) -> {
+                throw new IllegalStateException("more");
+            });
+            fail();
+        }
+        catch (PayloadTooLargeException e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("/zk/bomb"));
+        }
+
+        byte[] full = zip.marshalZip(marsh, Payloads.MAP_2K.create());
+
+        for (byte[] bad : new byte[][] {Arrays.copyOf(full, full.length / 2), Arrays.copyOf(full, full.length + 3)}) {
+            try {
+                zip.inflatePrefixAndRead(bad, 0, "/zk/e", 64, (buf, len) -> {
+                    throw new IllegalStateException("more");
+                });
+                fail();
+            }
+            catch (CorruptPayloadException e) {
+                assertTrue(e.getMessage(), e.getMessage().contains("/zk/e"));
+            }
+        }
+    }
+
     static byte[] zeros(long total) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Deflater d = new Deflater(Deflater.BEST_COMPRESSION);
