@@ -3,6 +3,7 @@ package io.zkion.discovery.engine;
 import io.zkion.discovery.codec.msg.GateState;
 import io.zkion.discovery.zk.ZkPaths;
 import io.zkion.discovery.zk.ZkStore;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
@@ -44,10 +45,10 @@ final class Joining {
     /** Creates the znodes every node needs, and refuses a root that holds another discovery's. */
     private void prepareLayout() {
         try {
-            refuseStockLayout(); // Before anything is written: a foreign root stays as it was.
-            store.ensureLayout();
-            store.createIfAbsent(paths.gate,
-                ctx.codec().encode(new GateState(true, ctx.formats().preferred().wireName())));
+            Set<String> present = store.rootChildren();
+
+            refuseStockLayout(present); // Before anything is written: a foreign root stays as it was.
+            store.ensureLayout(present, ctx.codec().encode(new GateState(true, ctx.formats().preferred().wireName())));
         }
         catch (IgniteSpiException e) {
             throw e;
@@ -57,8 +58,8 @@ final class Joining {
         }
     }
 
-    private void refuseStockLayout() throws Exception {
-        if (store.exists(paths.root + "/e") || store.exists(paths.root + "/jd")) {
+    private void refuseStockLayout(Set<String> present) {
+        if (present.contains("e") || present.contains("jd")) {
             throw new IgniteSpiException(paths.root + " holds the znodes of Ignite's stock ZookeeperDiscoverySpi: "
                 + "give ZkIonDiscoverySpi its own zkRootPath (the two layouts cannot share a root)");
         }
