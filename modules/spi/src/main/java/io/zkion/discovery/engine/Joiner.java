@@ -266,8 +266,10 @@ final class Joiner {
         }
         catch (KeeperException.NoNodeException requestGone) {
             // The founding multi sets this node's alive znode and removes its request: it wrote nothing. The next
-            // round writes the request again.
+            // round writes the request again. Or the last node of the cluster before, stopping, removed log/ and
+            // custom/ after this node made the layout: made again, or every founding would fail so.
             local.clearOrder();
+            store.createMissing(paths.sequential());
 
             return false;
         }
