@@ -14,7 +14,7 @@ import io.zkion.discovery.zk.ZkStore;
 
 /** Reads a node's data znode, which ion-2 join events and snapshot records refer to instead of copying it. */
 public final class NodeDataReader {
-    /** Data znodes read together by {@link #readEach}: a few windows of requests in flight. */
+    /** Data znodes read together by {@link #readNodes}: a few windows of requests in flight. */
     private static final int CHUNK = 128;
 
     private final ZkStore store;

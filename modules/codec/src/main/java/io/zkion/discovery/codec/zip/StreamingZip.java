@@ -250,33 +250,43 @@ public final class StreamingZip {
         requireStream(zipped, off, what);
 
         ZipScratch scratch = ZipScratch.claim();
-        Inflater inflater = new Inflater();
 
         try {
-            inflater.setInput(zipped, off, zipped.length - off);
+            Inflater inflater = new Inflater();
 
-            long total = 0;
+            try {
+                inflater.setInput(zipped, off, zipped.length - off);
 
-            for (long want = firstBytes; ; want += Math.max(ZipScratch.STAGE_SIZE, want / 2)) {
-                total = pump(inflater, zipped, what, scratch, scratch.out(), Long.MAX_VALUE, want, total);
-
-                if (!inflater.finished()) {
-                    try {
-                        return reader.read(scratch.out().array(), scratch.out().size());
-                    }
-                    catch (Exception e) {
-                        // The prefix may end inside what the reader needs: a longer one, and at last the whole
-                        // stream, whose failure is the one reported.
-                        continue;
-                    }
-                }
-
-                return reader.read(scratch.out().array(), scratch.out().size());
+                return readGrowing(inflater, zipped, what, firstBytes, scratch, reader);
+            }
+            finally {
+                inflater.end();
             }
         }
         finally {
-            inflater.end();
             scratch.release();
+        }
+    }
+
+    private <T> T readGrowing(Inflater inflater, byte[] zipped, String what, int firstBytes, ZipScratch scratch,
+        ArrayReader<T> reader) throws Exception {
+        long total = 0;
+
+        for (long want = firstBytes; ; want += Math.max(ZipScratch.STAGE_SIZE, want / 2)) {
+            total = pump(inflater, zipped, what, scratch, scratch.out(), Long.MAX_VALUE, want, total);
+
+            if (!inflater.finished()) {
+                try {
+                    return reader.read(scratch.out().array(), scratch.out().size());
+                }
+                catch (Exception e) {
+                    // The prefix may end inside what the reader needs: a longer one, and at last the whole stream,
+                    // whose failure is the one reported.
+                    continue;
+                }
+            }
+
+            return reader.read(scratch.out().array(), scratch.out().size());
         }
     }
 

@@ -36,7 +36,7 @@ public class NodeOnlyReadTest {
      * Joining data that would inflate past the limit: the whole record fails as a bomb, the node alone is read. This is
      * what shows the joining data is not inflated at all.
      */
-    @Test public void stopsBeforeTheJoiningData() {
+    @Test public void doesNotInflateTheWholeJoiningData() {
         byte[] node = noise(12_000, 3);
         byte[] data = codec.encode(new NodeData(node, new byte[(int)LIMIT * 4]));
 
