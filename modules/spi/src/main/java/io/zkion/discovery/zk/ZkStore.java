@@ -75,10 +75,7 @@ public final class ZkStore {
 
         // Only what the listing lacks: a create that finds its znode is still a write through the ensemble's leader,
         // ten for every node that starts (3,000 of a 300-member run's 9,419 transactions).
-        for (String p : paths.parents()) {
-            if (!present.contains(ZKPaths.getNodeFromPath(p)))
-                createIfAbsent(p, null);
-        }
+        createAbsent(present, paths.parents());
 
         if (!present.contains(ZKPaths.getNodeFromPath(paths.gate)))
             createIfAbsent(paths.gate, gate);
@@ -94,10 +91,18 @@ public final class ZkStore {
         }
     }
 
-    /** Creates those of {@code dirs} that do not exist, each asked first: a create that finds its znode is a write. */
+    /**
+     * Creates those of {@code dirs}, children of the root, that a listing of the root lacks, as {@link #ensureLayout}
+     * does: a create that finds its znode is a write.
+     */
     public void createMissing(String... dirs) throws Exception {
+        createAbsent(rootChildren(), dirs);
+    }
+
+    /** Creates those of {@code dirs}, children of the root, that are not in {@code present}. */
+    private void createAbsent(Set<String> present, String... dirs) throws Exception {
         for (String dir : dirs) {
-            if (client.checkExists().forPath(dir) == null)
+            if (!present.contains(ZKPaths.getNodeFromPath(dir)))
                 createIfAbsent(dir, null);
         }
     }
