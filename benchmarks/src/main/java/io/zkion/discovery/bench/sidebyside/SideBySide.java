@@ -158,12 +158,24 @@ public final class SideBySide {
 
             add(Targets.CACHE_CREATE_MESSAGE, kind, cc.messageBytes);
 
-            double[] leave = Scenarios.leave(c, nodes.get(2));
+            // Named by join order, never the coordinator: the start order of a storm says nothing of who founded it.
+            Ignite leaving = BenchCluster.youngest(nodes);
+            List<Ignite> rest = new java.util.ArrayList<>(nodes);
+
+            rest.remove(leaving);
+            rest.remove(crd);
+
+            Ignite failing = rest.get(0);
+
+            log(kind + ": the node of join order " + leaving.cluster().localNode().order() + " leaves, then that of "
+                + failing.cluster().localNode().order() + " loses its session");
+
+            double[] leave = Scenarios.leave(c, leaving);
 
             add("graceful leave until NODE_LEFT everywhere (ms)", kind, leave[0]);
             add("graceful leave: Ignition.stop until Ignite called the SPI's stop (ms)", kind, leave[1]);
             add("graceful leave: Ignition.stop until every SPI handed NODE_LEFT to Ignite (ms)", kind, leave[2]);
-            add("session loss until NODE_FAILED everywhere (ms)", kind, Scenarios.failure(c, nodes.get(1)));
+            add("session loss until NODE_FAILED everywhere (ms)", kind, Scenarios.failure(c, failing));
         }
 
         try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root + "-8")) {
