@@ -1,5 +1,6 @@
 package io.zkion.discovery;
 
+import io.zkion.discovery.engine.ElderWatchOrder;
 import io.zkion.discovery.zk.ZkFaults;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -109,8 +110,13 @@ public class ElderWatchTest extends ZkIonTestSupport {
             assertTrue(n.name() + " watches at most 3 paths: " + paths, paths.size() <= 3);
         }
 
-        // The client's elder is the coordinator; s3's is s2, the nearest older server.
-        assertTrue(childWatches(others.get("c1")).contains(alive + "/" + s1.cluster().localNode().id()));
+        // The client's elder is the server its id picks among s1, s2 and s3 (s4 and s5 are gone); s3's is s2, the
+        // nearest older server.
+        List<Ignite> servers = List.of(s1, others.get("s2"), others.get("s3"));
+        Ignite picked = ElderWatchOrder.first(others.get("c1").cluster().localNode().id(), servers);
+
+        assertTrue(childWatches(others.get("c1")) + " watches " + picked.name(),
+            childWatches(others.get("c1")).contains(alive + "/" + picked.cluster().localNode().id()));
         assertTrue(childWatches(others.get("s3")).contains(alive + "/"
             + others.get("s2").cluster().localNode().id()));
     }
@@ -199,23 +205,33 @@ public class ElderWatchTest extends ZkIonTestSupport {
         Ignite s2 = start("s2");
         Ignite c1 = startClient("c1");
         List<String> seen = record(c1);
+        // The server c1's id picks: it watches that one, and the other once it fails.
+        Ignite watched = ElderWatchOrder.first(c1.cluster().localNode().id(), List.of(s1, s2));
+        Ignite other = watched == s1 ? s2 : s1;
+        String otherAlive = root + "/alive/" + other.cluster().localNode().id();
+        long watchedOrder = watched.cluster().localNode().order();
 
-        spiOf(s1).simulateNodeFailure();
-        await("c1 sees s1 fail", 30_000, () -> c1.cluster().nodes().size() == 2);
+        await("c1 watches " + watched.name(), 30_000, () -> childWatches(c1).contains(root + "/alive/"
+            + watched.cluster().localNode().id()));
 
-        // Its elder is s2 now: s2's failure is its news too, and with no server left it leaves the cluster.
-        java.util.UUID s2Id = s2.cluster().localNode().id();
+        spiOf(watched).simulateNodeFailure();
+        await("c1 sees " + watched.name() + " fail", 30_000, () -> c1.cluster().nodes().size() == 2);
+        await("c1 watches " + other.name(), 30_000, () -> childWatches(c1).contains(otherAlive));
 
-        spiOf(s2).simulateNodeFailure();
-        await("c1 is without s2", 30_000, () -> {
+        // The other's failure is its news too, and with no server left it leaves the cluster.
+        java.util.UUID otherId = other.cluster().localNode().id();
+
+        spiOf(other).simulateNodeFailure();
+        await("c1 is without " + other.name(), 30_000, () -> {
             try {
-                return c1.cluster().node(s2Id) == null;
+                return c1.cluster().node(otherId) == null;
             }
             catch (RuntimeException disconnected) {
                 return true;
             }
         });
-        assertTrue("c1 saw s1 fail: " + seen, seen.stream().anyMatch(s -> s.startsWith("NODE_FAILED order=1 ")));
+        assertTrue("c1 saw " + watched.name() + " fail: " + seen,
+            seen.stream().anyMatch(s -> s.startsWith("NODE_FAILED order=" + watchedOrder + " ")));
     }
 
     @Test(timeout = 180_000) public void aWatchThatFailsToBeSetIsSetAgain() throws Exception {
