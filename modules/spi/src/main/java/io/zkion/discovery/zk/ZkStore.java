@@ -75,10 +75,8 @@ public final class ZkStore {
 
         // Only what the listing lacks: a create that finds its znode is still a write through the ensemble's leader,
         // ten for every node that starts (3,000 of a 300-member run's 9,419 transactions).
-        createAbsent(present, paths.parents());
-
-        if (!present.contains(ZKPaths.getNodeFromPath(paths.gate)))
-            createIfAbsent(paths.gate, gate);
+        createAbsent(present, null, paths.parents());
+        createAbsent(present, gate, paths.gate);
     }
 
     /** @return The names under the root, with one read; none if there is no root yet. */
@@ -96,14 +94,14 @@ public final class ZkStore {
      * does: a create that finds its znode is a write.
      */
     public void createMissing(String... dirs) throws Exception {
-        createAbsent(rootChildren(), dirs);
+        createAbsent(rootChildren(), null, dirs);
     }
 
-    /** Creates those of {@code dirs}, children of the root, that are not in {@code present}. */
-    private void createAbsent(Set<String> present, String... dirs) throws Exception {
+    /** Creates those of {@code dirs}, children of the root, that are not in {@code present}, holding {@code data}. */
+    private void createAbsent(Set<String> present, byte[] data, String... dirs) throws Exception {
         for (String dir : dirs) {
             if (!present.contains(ZKPaths.getNodeFromPath(dir)))
-                createIfAbsent(dir, null);
+                createIfAbsent(dir, data);
         }
     }
 

@@ -275,15 +275,14 @@ public final class StreamingZip {
         for (long want = firstBytes; ; want += Math.max(ZipScratch.STAGE_SIZE, want / 2)) {
             total = pump(inflater, zipped, what, scratch, scratch.out(), Long.MAX_VALUE, want, total);
 
-            // The whole stream, checked: the reader's failure on it is the one reported.
-            if (inflater.finished())
-                return reader.read(scratch.out().array(), scratch.out().size());
-
             try {
                 return reader.read(scratch.out().array(), scratch.out().size());
             }
             catch (Exception e) {
-                // The prefix may end inside what the reader needs: a longer one next.
+                // The whole stream, checked: the reader's failure on it is the one reported. A prefix may end inside
+                // what the reader needs: a longer one next.
+                if (inflater.finished())
+                    throw e;
             }
         }
     }
