@@ -113,7 +113,8 @@ public class ElderWatchTest extends ZkIonTestSupport {
         // The client's elder is the server its id picks among s1, s2 and s3 (s4 and s5 are gone); s3's is s2, the
         // nearest older server.
         List<Ignite> servers = List.of(s1, others.get("s2"), others.get("s3"));
-        Ignite picked = ElderWatchOrder.first(others.get("c1").cluster().localNode().id(), servers);
+        Ignite picked = ElderWatchOrder.first(others.get("c1").cluster().localNode().id(), servers,
+            n -> n.cluster().localNode().id());
 
         assertTrue(childWatches(others.get("c1")) + " watches " + picked.name(),
             childWatches(others.get("c1")).contains(alive + "/" + picked.cluster().localNode().id()));
@@ -206,7 +207,8 @@ public class ElderWatchTest extends ZkIonTestSupport {
         Ignite c1 = startClient("c1");
         List<String> seen = record(c1);
         // The server c1's id picks: it watches that one, and the other once it fails.
-        Ignite watched = ElderWatchOrder.first(c1.cluster().localNode().id(), List.of(s1, s2));
+        Ignite watched = ElderWatchOrder.first(c1.cluster().localNode().id(), List.of(s1, s2),
+            n -> n.cluster().localNode().id());
         Ignite other = watched == s1 ? s2 : s1;
         String otherAlive = root + "/alive/" + other.cluster().localNode().id();
         long watchedOrder = watched.cluster().localNode().order();
