@@ -184,6 +184,14 @@ final class ShapeRun {
             longestStepNanos = Math.max(longestStepNanos, step);
             idleLongSteps += step >= AckPolicy.IDLE_MS * 1_000_000L ? 1 : 0;
 
+            // Which steps are long, and when: beside the members' logs (epoch ms), whether acks by count, a trim or a
+            // lull in the stream lines up with them.
+            if (step >= 1_000_000_000L) {
+                System.out.println("[" + shape + "] stream step " + (i + 1) + " of " + plain + " took "
+                    + round(step / 1e6) + " ms, ending at " + System.currentTimeMillis() + "; log entries now "
+                    + admin.checkExists().forPath(root + "/log").getNumChildren());
+            }
+
             if (!res.containsKey("customEntryBytes"))
                 entryBytes();
         }
