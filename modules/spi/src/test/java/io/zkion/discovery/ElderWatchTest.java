@@ -110,7 +110,7 @@ public class ElderWatchTest extends ZkIonTestSupport {
             assertTrue(n.name() + " watches at most 3 paths: " + paths, paths.size() <= 3);
         }
 
-        // The client's elder is the server its id picks among s1, s2 and s3 (s4 and s5 are gone); s3's is s2, the
+        // The client's elder is the server the pair of ids picks among s1, s2 and s3 (s4 and s5 are gone); s3's is s2, the
         // nearest older server.
         List<Ignite> servers = List.of(s1, others.get("s2"), others.get("s3"));
         Ignite picked = ElderWatchOrder.first(others.get("c1").cluster().localNode().id(), servers,
@@ -206,7 +206,7 @@ public class ElderWatchTest extends ZkIonTestSupport {
         Ignite s2 = start("s2");
         Ignite c1 = startClient("c1");
         List<String> seen = record(c1);
-        // The server c1's id picks: it watches that one, and the other once it fails.
+        // The server the pair of ids picks for c1: it watches that one, and the other once it fails.
         Ignite watched = ElderWatchOrder.first(c1.cluster().localNode().id(), List.of(s1, s2),
             n -> n.cluster().localNode().id());
         Ignite other = watched == s1 ? s2 : s1;

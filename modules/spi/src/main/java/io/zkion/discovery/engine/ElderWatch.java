@@ -14,8 +14,9 @@ import org.apache.zookeeper.Watcher;
 
 /**
  * What a node that does not coordinate watches in place of alive/: one alive znode, its elder's. A server's elder
- * is the nearest older server still alive; a client's is a server alive, picked by the pair of their ids. A server with no
- * elder is the oldest server alive, and so takes the coordinator's role; a client with none has no cluster left.
+ * is the nearest older server still alive; a client's is a server alive, picked by the pair of their ids. A server
+ * with no elder is the oldest server alive, and so takes the coordinator's role; a client with none has no cluster
+ * left.
  * <p>
  * Listing alive/ on every change would cost each node N names per join or failure, N² over the cluster; this costs
  * one notification and one read when the elder goes, and the walk past the dead ones. Not when the elder acks: the
@@ -116,17 +117,18 @@ final class ElderWatch {
      */
     static <T> List<T> clientOrder(UUID client, List<T> servers, Function<T, UUID> idOf) {
         int n = servers.size();
+        UUID[] ids = new UUID[n];
         long[] score = new long[n];
-
-        for (int i = 0; i < n; i++)
-            score[i] = score(client, idOf.apply(servers.get(i)));
-
         Integer[] idx = new Integer[n];
 
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
+            ids[i] = idOf.apply(servers.get(i));
+            score[i] = score(client, ids[i]);
             idx[i] = i;
+        }
 
-        Arrays.sort(idx, (a, b) -> Long.compare(score[b], score[a]));
+        // Highest score first; a tie (2^-64 a pair) goes by id, so that the order never follows the list's.
+        Arrays.sort(idx, (a, b) -> score[a] != score[b] ? Long.compare(score[b], score[a]) : ids[a].compareTo(ids[b]));
 
         List<T> out = new ArrayList<>(n);
 

@@ -110,7 +110,7 @@ public class ElderWatchClientOrderTest {
         }
     }
 
-    @Test public void oneClientKeepsItsServerWhileTheServersStay() {
+    @Test public void theSameClientAndServersGiveTheSameOrder() {
         Random rnd = new Random(23);
         UUID id = ids(rnd, 1).get(0);
         List<UUID> ten = ids(rnd, 10);
