@@ -110,8 +110,8 @@ public class ElderWatchTest extends ZkIonTestSupport {
             assertTrue(n.name() + " watches at most 3 paths: " + paths, paths.size() <= 3);
         }
 
-        // The client's elder is the server the pair of ids picks among s1, s2 and s3 (s4 and s5 are gone); s3's is s2, the
-        // nearest older server.
+        // The client's elder is the server the pair of ids picks among s1, s2 and s3 (s4 and s5 are gone); s3's is s2,
+        // the nearest older server.
         List<Ignite> servers = List.of(s1, others.get("s2"), others.get("s3"));
         Ignite picked = ElderWatchOrder.first(others.get("c1").cluster().localNode().id(), servers,
             n -> n.cluster().localNode().id());

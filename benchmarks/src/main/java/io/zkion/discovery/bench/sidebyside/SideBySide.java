@@ -160,7 +160,7 @@ public final class SideBySide {
 
             // Named by join order, never the coordinator: the start order of a storm says nothing of who founded it.
             Ignite leaving = BenchCluster.youngest(nodes);
-            List<Ignite> rest = new java.util.ArrayList<>(nodes);
+            List<Ignite> rest = new ArrayList<>(nodes);
 
             rest.remove(leaving);
             rest.remove(crd);

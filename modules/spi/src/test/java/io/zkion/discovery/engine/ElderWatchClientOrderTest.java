@@ -1,6 +1,7 @@
 package io.zkion.discovery.engine;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -31,16 +32,28 @@ public class ElderWatchClientOrderTest {
     }
 
     private static UUID first(UUID client, List<UUID> servers) {
-        return ElderWatch.clientOrder(client, servers, Function.identity()).get(0);
+        return ElderWatchOrder.first(client, servers, Function.identity());
+    }
+
+    /** @return How many clients watch each server watched. */
+    private static Map<UUID, Integer> watchers(Collection<UUID> watched) {
+        Map<UUID, Integer> out = new HashMap<>();
+
+        for (UUID s : watched)
+            out.merge(s, 1, Integer::sum);
+
+        return out;
     }
 
     @Test public void nineHundredClientsOverAHundredServers() {
         Random rnd = new Random(20);
         List<UUID> servers = ids(rnd, 100); // Oldest first: the first is the coordinator.
-        Map<UUID, Integer> watchers = new HashMap<>();
+        List<UUID> watched = new ArrayList<>();
 
         for (UUID c : ids(rnd, 900))
-            watchers.merge(first(c, servers), 1, Integer::sum);
+            watched.add(first(c, servers));
+
+        Map<UUID, Integer> watchers = watchers(watched);
 
         // 9 a server on average; a fair spread keeps every server well under a tenth of the clients.
         int most = watchers.values().stream().max(Integer::compare).orElse(0);
@@ -81,10 +94,7 @@ public class ElderWatchClientOrderTest {
             servers.add(new UUID(rnd.nextLong(), rnd.nextLong()));
         }
 
-        Map<UUID, Integer> watchers = new HashMap<>();
-
-        for (UUID s : watched.values())
-            watchers.merge(s, 1, Integer::sum);
+        Map<UUID, Integer> watchers = watchers(watched.values());
 
         int most = watchers.values().stream().max(Integer::compare).orElse(0);
 
