@@ -1,6 +1,7 @@
 package io.zkion.discovery;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,6 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.zkion.discovery.internal.AckPolicy;
 import io.zkion.discovery.zk.ZkFaults;
 import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.ZooDefs;
+import org.apache.curator.framework.api.transaction.CuratorOp;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryOneTime;
@@ -214,6 +218,102 @@ public class LazyAckTest extends ZkIonTestSupport {
         }
         finally {
             goOn.countDown();
+        }
+    }
+
+    /**
+     * A backlog of trimmable entries goes a few entries a multi while a stream flows ({@code TrimPace}): each deleted
+     * entry costs ZooKeeper a notification a member, and at 1,000 members the multis of 128 deletions that followed the
+     * members' acks by count held the stream's next entries back for seconds. Here three nodes, paced as a large
+     * cluster is (two deletions an entry logged): the backlog of the held trim goes a few at a time while notes keep
+     * coming, and all of it once they stop. Without the pace the first trim deleted the whole backlog (checked: the
+     * test fails so: the 40 entries went in one multi).
+     */
+    @Test(timeout = 120_000) public void aBacklogIsTrimmedAFewEntriesAtATimeWhileAStreamFlows() throws Exception {
+        io.zkion.discovery.coordinator.Coordinator.trimNotificationsPerEntryForTest(1);
+
+        try {
+            List<Integer> perMulti = Collections.synchronizedList(new ArrayList<>());
+            AtomicBoolean streaming = new AtomicBoolean();
+            Ignite s1 = start(config("s1", false).setDiscoverySpi(spi().setZkFaultsForTest(new ZkFaults.Quiet() {
+                @Override public boolean loseReplyAfterCommit(List<CuratorOp> ops) {
+                    long entries = ops.stream().filter(o -> o.get().getType() == ZooDefs.OpCode.delete
+                        && (root + "/log").equals(ZKPaths.getPathAndNode(o.get().getPath()).getPath())).count();
+
+                    if (entries > 0 && streaming.get())
+                        perMulti.add((int)entries);
+
+                    return false;
+                }
+            })));
+            Ignite s2 = start("s2");
+            Ignite s3 = start("s3");
+            List<List<String>> seen = seen(s1, s2, s3);
+
+            try (CuratorFramework zkc = client()) {
+                awaitTrimmed(zkc, "the joins");
+
+                io.zkion.discovery.coordinator.Coordinator crd = spiOf(s1).engine().coordinatorForTest();
+
+                crd.holdTrimForTest(true);
+
+                for (int i = 0; i < 40; i++) {
+                    ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("b" + i));
+                    Thread.sleep(10); // One entry a note.
+                }
+
+                for (List<String> l : seen)
+                    await("every node got the backlog", 30_000, () -> l.contains("note b39"));
+
+                int backlog = children(zkc, root + "/log");
+                Map<String, Integer> before = ackVersions(zkc);
+
+                // Idle acks: every member but the coordinator acks the backlog once the log stood still.
+                await("the members acked the backlog", 30_000, () -> {
+                    try {
+                        Map<String, Integer> now = ackVersions(zkc);
+
+                        return now.entrySet().stream().filter(e -> !e.getValue().equals(before.get(e.getKey())))
+                            .count() >= 2;
+                    }
+                    catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+
+                // Released once the stream flows: a log that stood still a second is trimmed whole, as it should be.
+                CompletableFuture<Void> stream = CompletableFuture.runAsync(() -> {
+                    try {
+                        for (int i = 0; i < 30; i++) {
+                            ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("s" + i));
+                            Thread.sleep(100);
+                        }
+                    }
+                    catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+
+                await("the stream flows", 30_000, () -> seen.get(0).contains("note s2"));
+                streaming.set(true);
+                crd.holdTrimForTest(false);
+                stream.get(60, TimeUnit.SECONDS);
+
+                for (List<String> l : seen)
+                    await("every node got the stream", 30_000, () -> l.contains("note s29"));
+
+                streaming.set(false);
+
+                assertTrue("a backlog of " + backlog + " entries", backlog >= 30);
+                assertTrue("trimmed while the stream flowed: " + perMulti, perMulti.size() >= 3);
+                assertTrue("entries deleted a multi while the stream flowed: " + perMulti,
+                    Collections.max(perMulti) <= 6);
+
+                awaitTrimmed(zkc, "the stream stopped");
+            }
+        }
+        finally {
+            io.zkion.discovery.coordinator.Coordinator.trimNotificationsPerEntryForTest(0);
         }
     }
 

@@ -214,6 +214,15 @@ public final class Coordinator implements AutoCloseable {
         LogRollover.rollAtForTest(seq);
     }
 
+    /**
+     * Sets how many delete notifications the trim of a backlog may cost per entry logged, for the coordinators of this
+     * JVM (0 restores it): a test of a few nodes sets it low enough to pace their trims.
+     */
+    @TestSeam
+    public static void trimNotificationsPerEntryForTest(int n) {
+        TrimPace.notificationsPerEntryForTest(n);
+    }
+
     /** Holds trimming, and so the acks of custom messages, on this coordinator until released. */
     @TestSeam
     public void holdTrimForTest(boolean hold) {

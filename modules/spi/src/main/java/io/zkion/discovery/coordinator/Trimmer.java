@@ -61,6 +61,9 @@ final class Trimmer {
     /** How long the oldest entry has waited for its trim. */
     private final TrimStall stall = new TrimStall();
 
+    /** How many entries a step may delete while entries keep coming. */
+    private final TrimPace pace = new TrimPace();
+
     /** Set by a test that needs entries, and the acks of their messages, to stay pending. */
     private volatile boolean held;
 
@@ -98,11 +101,14 @@ final class Trimmer {
     }
 
     void step(Map<UUID, ChildData> aliveNow) throws Exception {
+        long newest = member.entries().newestSeq();
+
+        pace.step(member.entries().size(), newest, member.topology().size());
+
         if (held)
             return;
 
         LogEntry oldest = member.entries().oldest();
-        long newest = member.entries().newestSeq();
         boolean stalled = stall.stalled(oldest == null ? -1 : oldest.seq, newest, member.acksDue()
             || member.entries().size() >= 2 * AckPolicy.entriesBehind(member.topology().size()));
 
@@ -179,8 +185,10 @@ final class Trimmer {
         Map<Long, Predecoded> pre = new HashMap<>();
         long evtId = -1;
 
+        int limit = pace.allowance(awaitedAmongTrimmable(minAck, neededFrom), MAX_TRIM);
+
         for (LogEntry e : member.entries().inOrder()) {
-            if (e.lastEventId > minAck || e.seq >= neededFrom || trimmed.size() >= MAX_TRIM || acks.size() >= MAX_ACKS)
+            if (e.lastEventId > minAck || e.seq >= neededFrom || trimmed.size() >= limit || acks.size() >= MAX_ACKS)
                 break;
 
             trimmed.add(e);
@@ -205,6 +213,7 @@ final class Trimmer {
 
             member.onTrimmed(trimmed);
             metrics.onTrimmed(trimmed.size());
+            pace.spent(trimmed.size());
 
             // Every member is past these entries: none will apply the join of a node they took out again. Apart from
             // the commit, so that a data znode which is corrupt or lost parts holds no trim up; one missed here
@@ -242,6 +251,23 @@ final class Trimmer {
         AliveInfo a = alive.info(d);
 
         return a == null || a.ack < oldest.lastEventId;
+    }
+
+    /** @return Whether an entry every member acked holds a message whose ack Ignite awaits: its trim is not paced. */
+    private boolean awaitedAmongTrimmable(long minAck, long neededFrom) {
+        for (LogEntry e : member.entries().inOrder()) {
+            if (e.lastEventId > minAck || e.seq >= neededFrom)
+                return false;
+
+            for (long id : e.customEventIds) {
+                DiscoverySpiCustomMessage msg = member.pendingAck(id);
+
+                if (msg != null && msg.ackMessage() != null)
+                    return true;
+            }
+        }
+
+        return false;
     }
 
     /** @return The untrimmed entry of each join it holds, by the joined node's id. */
