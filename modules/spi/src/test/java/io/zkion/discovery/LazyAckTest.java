@@ -224,10 +224,10 @@ public class LazyAckTest extends ZkIonTestSupport {
     /**
      * A backlog of trimmable entries goes a few entries a multi while a stream flows ({@code TrimPace}): each deleted
      * entry costs ZooKeeper a notification a member, and at 1,000 members the multis of 128 deletions that followed the
-     * members' acks by count held the stream's next entries back for seconds. Here three nodes, paced as a large
-     * cluster is (two deletions an entry logged): the backlog of the held trim goes a few at a time while notes keep
-     * coming, and all of it once they stop. Without the pace the first trim deleted the whole backlog (checked: the
-     * test fails so: the 40 entries went in one multi).
+     * members' acks by count held the stream's next entries back for seconds. Here three nodes, paced as clusters of
+     * 2,048 members and more are (two deletions an entry logged): the backlog of the held trim goes a few at a time
+     * while notes keep coming, and all of it once they stop. Without the pace the first trim deleted the whole backlog
+     * (checked: the test fails so, the 40 entries in one multi).
      */
     @Test(timeout = 120_000) public void aBacklogIsTrimmedAFewEntriesAtATimeWhileAStreamFlows() throws Exception {
         io.zkion.discovery.coordinator.Coordinator.trimNotificationsPerEntryForTest(1);
@@ -268,21 +268,22 @@ public class LazyAckTest extends ZkIonTestSupport {
                 int backlog = children(zkc, root + "/log");
                 Map<String, Integer> before = ackVersions(zkc);
 
-                // Idle acks: every member but the coordinator acks the backlog once the log stood still.
-                await("the members acked the backlog", 30_000, () -> {
-                    try {
-                        Map<String, Integer> now = ackVersions(zkc);
+                // Idle acks, of s2 and s3: the trim waits for theirs (the coordinator's own counts for nothing).
+                for (Ignite n : new Ignite[] {s2, s3}) {
+                    String id = n.cluster().localNode().id().toString();
 
-                        return now.entrySet().stream().filter(e -> !e.getValue().equals(before.get(e.getKey())))
-                            .count() >= 2;
-                    }
-                    catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                });
+                    await("the idle ack of " + id, 30_000, () -> {
+                        try {
+                            return !before.get(id).equals(ackVersions(zkc).get(id));
+                        }
+                        catch (Exception e) {
+                            throw new AssertionError(e);
+                        }
+                    });
+                }
 
                 // Released once the stream flows: a log that stood still a second is trimmed whole, as it should be.
-                CompletableFuture<Void> stream = CompletableFuture.runAsync(() -> {
+                Thread stream = new Thread(() -> {
                     try {
                         for (int i = 0; i < 30; i++) {
                             ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("s" + i));
@@ -292,12 +293,13 @@ public class LazyAckTest extends ZkIonTestSupport {
                     catch (Exception e) {
                         throw new AssertionError(e);
                     }
-                });
+                }, "stream");
 
+                stream.start();
                 await("the stream flows", 30_000, () -> seen.get(0).contains("note s2"));
                 streaming.set(true);
                 crd.holdTrimForTest(false);
-                stream.get(60, TimeUnit.SECONDS);
+                stream.join(60_000);
 
                 for (List<String> l : seen)
                     await("every node got the stream", 30_000, () -> l.contains("note s29"));
@@ -306,8 +308,9 @@ public class LazyAckTest extends ZkIonTestSupport {
 
                 assertTrue("a backlog of " + backlog + " entries", backlog >= 30);
                 assertTrue("trimmed while the stream flowed: " + perMulti, perMulti.size() >= 3);
+                // Two an entry, a few more when the coordinator's step takes several entries at once (a slow machine).
                 assertTrue("entries deleted a multi while the stream flowed: " + perMulti,
-                    Collections.max(perMulti) <= 6);
+                    Collections.max(perMulti) <= backlog / 3);
 
                 awaitTrimmed(zkc, "the stream stopped");
             }

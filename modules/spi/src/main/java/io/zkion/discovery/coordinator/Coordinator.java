@@ -133,7 +133,7 @@ public final class Coordinator implements AutoCloseable {
         if (!draining && !task.holdsJoins() && !departures.pending() && !customs.deliveredUnlogged())
             joins.step(aliveNow, departures.leaving());
 
-        trimmer.step(aliveNow);
+        trimmer.step(aliveNow, rollover.draining());
         rollover.finish();
         sweeper.step(aliveNow);
 

@@ -17,7 +17,10 @@ import io.zkion.discovery.internal.TestSeam;
  * before earned it: a backlog's notifications go out between the new entries' instead of ahead of them. What a step
  * does not spend is lost, so entries logged while nothing could be trimmed (the acks still to come) earn nothing.
  * Nothing is held back when that would cost more than it saves: an entry whose message's ack Ignite awaits is
- * trimmed at once (the ack is logged with the trim), and so is everything once no entry came for {@link #QUIET_MS}.
+ * trimmed at once (the ack is logged with the trim), and so is everything while the log drains for a rollover (its
+ * gate closed, no delivery waits behind the notifications) and once the coordinator saw no new entry for
+ * {@link #QUIET_MS}. Nothing schedules a step for that moment: when a stream stops, what it left is trimmed by the
+ * next step, at the latest the coordinator's tick 2 s on, and meanwhile it delays no delivery.
  */
 final class TrimPace {
     /** Delete notifications the backlog may cost per entry logged: at 1,000 members, four entries' own fan-out. */
@@ -82,12 +85,18 @@ final class TrimPace {
     }
 
     /**
-     * @param awaited Whether an entry trimmable now holds a message whose ack Ignite awaits.
+     * @param unpaced Whether nothing is to be held back now: an entry trimmable now holds a message whose ack Ignite
+     *      awaits, or the log drains for a rollover.
      * @param max The most one step deletes.
      * @return How many trimmable entries this step may delete.
      */
-    int allowance(boolean awaited, int max) {
-        return awaited || clock.getAsLong() - newestSince >= QUIET_MS ? max : Math.min(max, earned);
+    int allowance(boolean unpaced, int max) {
+        return unpaced || msUntilQuiet() == 0 ? max : Math.min(max, earned);
+    }
+
+    /** @return In how many milliseconds the log counts as standing still, if no entry comes meanwhile; 0 if it does. */
+    long msUntilQuiet() {
+        return Math.max(0, QUIET_MS - (clock.getAsLong() - newestSince));
     }
 
     /** Counts {@code n} entries deleted by this step. */

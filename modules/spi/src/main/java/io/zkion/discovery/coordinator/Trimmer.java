@@ -100,7 +100,8 @@ final class Trimmer {
             trigger.run();
     }
 
-    void step(Map<UUID, ChildData> aliveNow) throws Exception {
+    /** @param draining Whether the log drains for a rollover: its trims are not paced. */
+    void step(Map<UUID, ChildData> aliveNow, boolean draining) throws Exception {
         long newest = member.entries().newestSeq();
 
         pace.step(member.entries().size(), newest, member.topology().size());
@@ -185,7 +186,7 @@ final class Trimmer {
         Map<Long, Predecoded> pre = new HashMap<>();
         long evtId = -1;
 
-        int limit = pace.allowance(awaitedAmongTrimmable(minAck, neededFrom), MAX_TRIM);
+        int limit = pace.allowance(draining || awaitedAmongTrimmable(minAck, neededFrom), MAX_TRIM);
 
         for (LogEntry e : member.entries().inOrder()) {
             if (e.lastEventId > minAck || e.seq >= neededFrom || trimmed.size() >= limit || acks.size() >= MAX_ACKS)
@@ -253,17 +254,27 @@ final class Trimmer {
         return a == null || a.ack < oldest.lastEventId;
     }
 
-    /** @return Whether an entry every member acked holds a message whose ack Ignite awaits: its trim is not paced. */
+    /**
+     * @return Whether one of the entries a step could trim holds a message whose ack Ignite awaits: its trim is not
+     *      paced. A message whose {@code ackMessage()} throws counts as awaited, as members count it.
+     */
     private boolean awaitedAmongTrimmable(long minAck, long neededFrom) {
+        int seen = 0;
+
         for (LogEntry e : member.entries().inOrder()) {
-            if (e.lastEventId > minAck || e.seq >= neededFrom)
+            if (e.lastEventId > minAck || e.seq >= neededFrom || seen++ == MAX_TRIM)
                 return false;
 
             for (long id : e.customEventIds) {
                 DiscoverySpiCustomMessage msg = member.pendingAck(id);
 
-                if (msg != null && msg.ackMessage() != null)
+                try {
+                    if (msg != null && msg.ackMessage() != null)
+                        return true;
+                }
+                catch (RuntimeException ex) {
                     return true;
+                }
             }
         }
 
