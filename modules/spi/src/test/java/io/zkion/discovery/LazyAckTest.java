@@ -320,6 +320,81 @@ public class LazyAckTest extends ZkIonTestSupport {
         }
     }
 
+    /**
+     * A message whose ack Ignite awaits, behind more trimmable entries than one multi deletes, is acked at once while a
+     * slow stream flows: every trimmable entry is looked at for such a message, not the first multi's. Looking at the
+     * first 128 only, the trim stayed paced and reached the message after the backlog, two entries an entry logged
+     * here, once a note every 400 ms: the ack came only after the stream stopped (checked: the test fails so).
+     */
+    @Test(timeout = 180_000) public void anAwaitedAckBehindALongBacklogIsNotPaced() throws Exception {
+        io.zkion.discovery.coordinator.Coordinator.trimNotificationsPerEntryForTest(1);
+
+        try {
+            Ignite s1 = start("s1");
+            Ignite s2 = start("s2");
+            List<List<String>> seen = seen(s1, s2);
+            String s2id = s2.cluster().localNode().id().toString();
+
+            try (CuratorFramework zkc = client()) {
+                awaitTrimmed(zkc, "the joins");
+
+                io.zkion.discovery.coordinator.Coordinator crd = spiOf(s1).engine().coordinatorForTest();
+
+                crd.holdTrimForTest(true);
+
+                for (int i = 0; i < 200; i++) {
+                    ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("b" + i));
+                    Thread.sleep(10); // One entry a note.
+                }
+
+                for (List<String> l : seen)
+                    await("every node got the backlog", 60_000, () -> l.contains("note b199"));
+
+                int backlog = children(zkc, root + "/log");
+                int acked = ackVersions(zkc).get(s2id);
+
+                assertTrue("a backlog of " + backlog + " entries, more than a multi deletes", backlog > 150);
+
+                // s2's idle ack, of the whole backlog: its ack by count, at 128 entries, came before the last note.
+                await("s2's idle ack", 30_000, () -> {
+                    try {
+                        return ackVersions(zkc).get(s2id) != acked;
+                    }
+                    catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                });
+
+                Thread stream = new Thread(() -> {
+                    try {
+                        for (int i = 0; i < 40; i++) {
+                            ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("s" + i));
+                            Thread.sleep(400);
+                        }
+                    }
+                    catch (Exception e) {
+                        throw new AssertionError(e);
+                    }
+                }, "stream");
+
+                stream.start();
+                await("the stream flows", 30_000, () -> seen.get(0).contains("note s1"));
+                crd.holdTrimForTest(false);
+
+                ((IgniteEx)s2).context().discovery().sendCustomEvent(new CustomMessageTest.Ping("p"));
+
+                // The stream goes on 15 s more: an ack paced behind the backlog comes after it.
+                for (List<String> l : seen)
+                    await("every node got the ping's ack while the stream flows", 8_000, () -> l.contains("ack p"));
+
+                stream.join(60_000);
+            }
+        }
+        finally {
+            io.zkion.discovery.coordinator.Coordinator.trimNotificationsPerEntryForTest(0);
+        }
+    }
+
     /** A quiet cluster trims its log: once nothing comes for a while, every member acks what it has. */
     @Test(timeout = 120_000) public void aLogThatStandsStillIsAckedAndTrimmed() throws Exception {
         Ignite s1 = start("s1");
