@@ -251,19 +251,7 @@ public class LazyAckTest extends ZkIonTestSupport {
             List<List<String>> seen = seen(s1, s2, s3);
 
             try (CuratorFramework zkc = client()) {
-                awaitTrimmed(zkc, "the joins");
-
-                io.zkion.discovery.coordinator.Coordinator crd = spiOf(s1).engine().coordinatorForTest();
-
-                crd.holdTrimForTest(true);
-
-                for (int i = 0; i < 40; i++) {
-                    ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("b" + i));
-                    Thread.sleep(10); // One entry a note.
-                }
-
-                for (List<String> l : seen)
-                    await("every node got the backlog", 30_000, () -> l.contains("note b39"));
+                io.zkion.discovery.coordinator.Coordinator crd = heldBacklog(zkc, s1, s2, 40, seen);
 
                 int backlog = children(zkc, root + "/log");
                 Map<String, Integer> before = ackVersions(zkc);
@@ -272,30 +260,12 @@ public class LazyAckTest extends ZkIonTestSupport {
                 for (Ignite n : new Ignite[] {s2, s3}) {
                     String id = n.cluster().localNode().id().toString();
 
-                    await("the idle ack of " + id, 30_000, () -> {
-                        try {
-                            return !before.get(id).equals(ackVersions(zkc).get(id));
-                        }
-                        catch (Exception e) {
-                            throw new AssertionError(e);
-                        }
-                    });
+                    await("the idle ack of " + id, 30_000, () -> ackVersion(zkc, id) != before.get(id));
                 }
 
                 // Released once the stream flows: a log that stood still a second is trimmed whole, as it should be.
-                Thread stream = new Thread(() -> {
-                    try {
-                        for (int i = 0; i < 30; i++) {
-                            ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("s" + i));
-                            Thread.sleep(100);
-                        }
-                    }
-                    catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                }, "stream");
+                Thread stream = stream(s2, 30, 100);
 
-                stream.start();
                 await("the stream flows", 30_000, () -> seen.get(0).contains("note s2"));
                 streaming.set(true);
                 crd.holdTrimForTest(false);
@@ -336,19 +306,7 @@ public class LazyAckTest extends ZkIonTestSupport {
             String s2id = s2.cluster().localNode().id().toString();
 
             try (CuratorFramework zkc = client()) {
-                awaitTrimmed(zkc, "the joins");
-
-                io.zkion.discovery.coordinator.Coordinator crd = spiOf(s1).engine().coordinatorForTest();
-
-                crd.holdTrimForTest(true);
-
-                for (int i = 0; i < 200; i++) {
-                    ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("b" + i));
-                    Thread.sleep(10); // One entry a note.
-                }
-
-                for (List<String> l : seen)
-                    await("every node got the backlog", 60_000, () -> l.contains("note b199"));
+                io.zkion.discovery.coordinator.Coordinator crd = heldBacklog(zkc, s1, s2, 200, seen);
 
                 int backlog = children(zkc, root + "/log");
                 int acked = ackVersions(zkc).get(s2id);
@@ -356,28 +314,10 @@ public class LazyAckTest extends ZkIonTestSupport {
                 assertTrue("a backlog of " + backlog + " entries, more than a multi deletes", backlog > 150);
 
                 // s2's idle ack, of the whole backlog: its ack by count, at 128 entries, came before the last note.
-                await("s2's idle ack", 30_000, () -> {
-                    try {
-                        return ackVersions(zkc).get(s2id) != acked;
-                    }
-                    catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                });
+                await("s2's idle ack", 30_000, () -> ackVersion(zkc, s2id) != acked);
 
-                Thread stream = new Thread(() -> {
-                    try {
-                        for (int i = 0; i < 40; i++) {
-                            ((IgniteEx)s2).context().discovery().sendCustomEvent(new Note("s" + i));
-                            Thread.sleep(400);
-                        }
-                    }
-                    catch (Exception e) {
-                        throw new AssertionError(e);
-                    }
-                }, "stream");
+                Thread stream = stream(s2, 40, 400);
 
-                stream.start();
                 await("the stream flows", 30_000, () -> seen.get(0).contains("note s1"));
                 crd.holdTrimForTest(false);
 
@@ -414,6 +354,60 @@ public class LazyAckTest extends ZkIonTestSupport {
     private void awaitTrimmed(CuratorFramework zkc, String what) throws InterruptedException {
         // Idle acks come within two idle periods; the trim follows at once.
         await("the log trimmed after " + what, 4 * AckPolicy.IDLE_MS + 10_000, () -> children(zkc, root + "/log") == 0);
+    }
+
+    /**
+     * Holds the trim on {@code crd}, the coordinator, once the joins are trimmed, and has {@code from} send {@code notes}
+     * notes, one entry each, that every node of {@code seen} gets.
+     *
+     * @return The coordinator, its trim held.
+     */
+    private io.zkion.discovery.coordinator.Coordinator heldBacklog(CuratorFramework zkc, Ignite crd, Ignite from,
+        int notes, List<List<String>> seen) throws Exception {
+        awaitTrimmed(zkc, "the joins");
+
+        io.zkion.discovery.coordinator.Coordinator c = spiOf(crd).engine().coordinatorForTest();
+
+        c.holdTrimForTest(true);
+
+        for (int i = 0; i < notes; i++) {
+            ((IgniteEx)from).context().discovery().sendCustomEvent(new Note("b" + i));
+            Thread.sleep(10); // One entry a note.
+        }
+
+        for (List<String> l : seen)
+            await("every node got the backlog", 60_000, () -> l.contains("note b" + (notes - 1)));
+
+        return c;
+    }
+
+    /** @return A thread, started, that sends {@code notes} notes from {@code from}, one every {@code everyMs}. */
+    private static Thread stream(Ignite from, int notes, long everyMs) {
+        Thread t = new Thread(() -> {
+            try {
+                for (int i = 0; i < notes; i++) {
+                    ((IgniteEx)from).context().discovery().sendCustomEvent(new Note("s" + i));
+                    Thread.sleep(everyMs);
+                }
+            }
+            catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }, "stream");
+
+        t.start();
+
+        return t;
+    }
+
+    /** @return The data version of {@code id}'s alive znode: it moves with every ack the node writes. */
+    private int ackVersion(CuratorFramework zkc, String id) {
+        try {
+            return ackVersions(zkc).get(id);
+        }
+        catch (Exception e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** @return Each alive znode's data version, by node id: it moves with every ack the node writes. */
