@@ -1,5 +1,6 @@
 package io.zkion.discovery.coordinator;
 
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import io.zkion.discovery.internal.TestSeam;
 
@@ -86,12 +87,13 @@ final class TrimPace {
 
     /**
      * @param unpaced Whether nothing is to be held back now: an entry trimmable now holds a message whose ack Ignite
-     *      awaits, or the log drains for a rollover.
+     *      awaits, or the log drains for a rollover. Asked only when the pace would hold entries back, since the
+     *      answer may take a scan of the log: not in a log that stands still, nor where an entry earns a multi.
      * @param max The most one step deletes.
      * @return How many trimmable entries this step may delete.
      */
-    int allowance(boolean unpaced, int max) {
-        return unpaced || msUntilQuiet() == 0 ? max : Math.min(max, earned);
+    int allowance(BooleanSupplier unpaced, int max) {
+        return msUntilQuiet() == 0 || earned >= max || unpaced.getAsBoolean() ? max : earned;
     }
 
     /** @return In how many milliseconds the log counts as standing still, if no entry comes meanwhile; 0 if it does. */

@@ -186,7 +186,8 @@ final class Trimmer {
         Map<Long, Predecoded> pre = new HashMap<>();
         long evtId = -1;
 
-        int limit = pace.allowance(draining || awaitedAmongTrimmable(minAck, neededFrom), MAX_TRIM);
+        long needed = neededFrom;
+        int limit = pace.allowance(() -> draining || awaitedAmongTrimmable(minAck, needed), MAX_TRIM);
 
         for (LogEntry e : member.entries().inOrder()) {
             if (e.lastEventId > minAck || e.seq >= neededFrom || trimmed.size() >= limit || acks.size() >= MAX_ACKS)
@@ -257,8 +258,7 @@ final class Trimmer {
     /**
      * @return Whether one of the trimmable entries holds a message whose ack Ignite awaits: its trim is not paced. All
      *      of them, not one multi's: behind a backlog of more, a paced trim would reach the message only after the
-     *      backlog, one entry an entry logged, for minutes under a slow stream. A message whose {@code ackMessage()}
-     *      throws counts as awaited, as members count it.
+     *      backlog, one entry an entry logged, for minutes under a slow stream.
      */
     private boolean awaitedAmongTrimmable(long minAck, long neededFrom) {
         for (LogEntry e : member.entries().inOrder()) {
@@ -266,15 +266,8 @@ final class Trimmer {
                 return false;
 
             for (long id : e.customEventIds) {
-                DiscoverySpiCustomMessage msg = member.pendingAck(id);
-
-                try {
-                    if (msg != null && msg.ackMessage() != null)
-                        return true;
-                }
-                catch (RuntimeException ex) {
+                if (member.ackAwaited(id))
                     return true;
-                }
             }
         }
 

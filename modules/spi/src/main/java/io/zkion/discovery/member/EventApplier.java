@@ -335,7 +335,7 @@ final class EventApplier {
      * @return Whether Ignite waits for an ack message after this one: then it waits on every node's ack. Ignite's
      *      {@code ackMessage()} only builds the ack from the message's fields; if one cannot say, ack soon to be safe.
      */
-    private static boolean awaitsAck(DiscoverySpiCustomMessage msg) {
+    static boolean awaitsAck(DiscoverySpiCustomMessage msg) {
         try {
             return msg.ackMessage() != null;
         }

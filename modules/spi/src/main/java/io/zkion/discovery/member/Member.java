@@ -68,6 +68,13 @@ public final class Member {
         return untrimmed.pendingAck(eventId);
     }
 
+    /** @return Whether the message of this event, delivered and not trimmed yet, is one Ignite awaits the ack of. */
+    public boolean ackAwaited(long eventId) {
+        DiscoverySpiCustomMessage msg = untrimmed.pendingAck(eventId);
+
+        return msg != null && EventApplier.awaitsAck(msg);
+    }
+
     /** @return Whether an untrimmed message is one Ignite awaits the ack of: every member acks it at once. */
     public boolean acksDue() {
         return untrimmed.acksDue();

@@ -1,6 +1,8 @@
 package io.zkion.discovery.coordinator;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.junit.Test;
 
 import static org.junit.Assert.assertEquals;
@@ -30,13 +32,13 @@ public class TrimPaceTest {
         int steps = 0;
 
         pace.step(entries, newest, 1_000);
-        assertEquals("nothing earned yet", 0, pace.allowance(false, MAX));
+        assertEquals("nothing earned yet", 0, pace.allowance(() -> false, MAX));
 
         while (trimmable > 0) {
             now.addAndGet(50);
             pace.step(++entries, ++newest, 1_000);
 
-            int allowed = pace.allowance(false, MAX);
+            int allowed = pace.allowance(() -> false, MAX);
 
             assertEquals("step " + steps, 4, allowed);
 
@@ -63,13 +65,13 @@ public class TrimPaceTest {
             pace.step(i, i, 1_000);
         }
 
-        assertEquals("only the last entry's earnings", 4, pace.allowance(false, MAX));
+        assertEquals("only the last entry's earnings", 4, pace.allowance(() -> false, MAX));
 
         pace.step(1_000, 1_000, 1_000); // A step between entries (an ack, a tick).
-        assertEquals(0, pace.allowance(false, MAX));
+        assertEquals(0, pace.allowance(() -> false, MAX));
 
         pace.step(1_003, 1_003, 1_000); // Three entries in one step.
-        assertEquals(12, pace.allowance(false, MAX));
+        assertEquals(12, pace.allowance(() -> false, MAX));
     }
 
     /** Never more than one multi's worth: a step after a burst of entries does not delete a burst of its own. */
@@ -77,7 +79,7 @@ public class TrimPaceTest {
         pace.step(0, 0, 1_000);
         pace.step(1_000, 1_000, 1_000);
 
-        assertEquals(MAX, pace.allowance(false, MAX));
+        assertEquals(MAX, pace.allowance(() -> false, MAX));
     }
 
     /**
@@ -87,7 +89,29 @@ public class TrimPaceTest {
     @Test public void anAwaitedAckOrADrainIsNotPaced() {
         pace.step(1_000, 1_000, 1_000);
 
-        assertEquals(MAX, pace.allowance(true, MAX));
+        assertEquals(MAX, pace.allowance(() -> true, MAX));
+    }
+
+    /**
+     * Whether an awaited ack is among the trimmable entries takes a scan of the log: asked only when the pace would
+     * hold entries back, not where an entry earns a multi (a cluster of up to 32 members) nor once the log stood still.
+     */
+    @Test public void whetherToPaceIsAskedOnlyWhenThePaceWouldHoldBack() {
+        AtomicInteger asked = new AtomicInteger();
+        BooleanSupplier awaited = () -> asked.incrementAndGet() < 0;
+
+        pace.step(0, 0, 16);
+        pace.step(1, 1, 16); // 256 earned.
+        assertEquals(MAX, pace.allowance(awaited, MAX));
+
+        now.addAndGet(TrimPace.QUIET_MS);
+        pace.step(1, 1, 1_000);
+        assertEquals(MAX, pace.allowance(awaited, MAX));
+        assertEquals(0, asked.get());
+
+        pace.step(2, 2, 1_000); // 4 earned.
+        assertEquals(4, pace.allowance(awaited, MAX));
+        assertEquals(1, asked.get());
     }
 
     /** Once no entry came for a second, nothing is paced: the notifications then delay nobody's delivery. */
@@ -96,17 +120,17 @@ public class TrimPaceTest {
 
         now.addAndGet(TrimPace.QUIET_MS - 1);
         pace.step(1_000, 1_000, 1_000);
-        assertEquals(0, pace.allowance(false, MAX));
+        assertEquals(0, pace.allowance(() -> false, MAX));
         assertEquals(1, pace.msUntilQuiet());
 
         now.addAndGet(1);
         pace.step(1_000, 1_000, 1_000);
         assertEquals(0, pace.msUntilQuiet());
-        assertEquals(MAX, pace.allowance(false, MAX));
+        assertEquals(MAX, pace.allowance(() -> false, MAX));
 
         now.addAndGet(10);
         pace.step(1_001, 1_001, 1_000); // A new entry: paced again, for another second.
-        assertEquals(4, pace.allowance(false, MAX));
+        assertEquals(4, pace.allowance(() -> false, MAX));
         assertEquals(TrimPace.QUIET_MS, pace.msUntilQuiet());
     }
 
