@@ -32,7 +32,9 @@ final class ScaleReport {
             {"massFailureCount", "killed at once"}, {"massFailureMs", "their kill -9"},
             {"massExpiryMs", "of it ZooKeeper's (first)"},
             {"massLastExpiryMs", "(last)"}, {"leaderStopKept", "members kept through a leader stop"},
-            {"outageKept", "members kept through a quorum outage"}, {"pausedLogLength", "log length, one paused"},
+            {"outageKept", "members kept through a quorum outage"},
+            {"slowOutageKept", "and when a tenth are paused as it begins"}, {"slowOutageSlowMs", "paused for"},
+            {"pausedLogLength", "log length, one paused"},
             {"pausedFailedMs", "paused one failed after"}},
         {{"ZooKeeper per plain custom message (over a stream of 2 x max(128, N), its acks and trims included), and at"
             + " rest"},
