@@ -190,7 +190,7 @@ final class Trimmer {
         int limit = pace.allowance(() -> draining || awaitedAmongTrimmable(minAck, needed), MAX_TRIM);
 
         for (LogEntry e : member.entries().inOrder()) {
-            if (e.lastEventId > minAck || e.seq >= neededFrom || trimmed.size() >= limit || acks.size() >= MAX_ACKS)
+            if (!trimmable(e, minAck, neededFrom) || trimmed.size() >= limit || acks.size() >= MAX_ACKS)
                 break;
 
             trimmed.add(e);
@@ -262,7 +262,7 @@ final class Trimmer {
      */
     private boolean awaitedAmongTrimmable(long minAck, long neededFrom) {
         for (LogEntry e : member.entries().inOrder()) {
-            if (e.lastEventId > minAck || e.seq >= neededFrom)
+            if (!trimmable(e, minAck, neededFrom))
                 return false;
 
             for (long id : e.customEventIds) {
@@ -272,6 +272,14 @@ final class Trimmer {
         }
 
         return false;
+    }
+
+    /**
+     * @return Whether {@code e} may be trimmed: every member acked it, and no member that has not applied its own join
+     *      yet needs it ({@code neededFrom}, that join's entry). The trim and the scan for awaited acks ask the same.
+     */
+    private static boolean trimmable(LogEntry e, long minAck, long neededFrom) {
+        return e.lastEventId <= minAck && e.seq < neededFrom;
     }
 
     /** @return The untrimmed entry of each join it holds, by the joined node's id. */
