@@ -213,11 +213,36 @@ public abstract class ZkIonTestSupport {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ms);
 
         while (!cond.getAsBoolean()) {
-            if (System.nanoTime() > end)
+            if (System.nanoTime() > end) {
+                dumpThreads("Timed out waiting for: " + what);
                 fail("Timed out after " + ms + " ms waiting for: " + what);
+            }
 
             Thread.sleep(50);
         }
+    }
+
+    /** Prints every thread's stack to the test's output: a wait that timed out says what held it. */
+    protected static void dumpThreads(String why) {
+        StringBuilder sb = new StringBuilder("Threads at: ").append(why).append('\n');
+
+        for (java.lang.management.ThreadInfo t : java.lang.management.ManagementFactory.getThreadMXBean()
+            .dumpAllThreads(true, true)) {
+            sb.append('"').append(t.getThreadName()).append("\" ").append(t.getThreadState());
+
+            if (t.getLockName() != null)
+                sb.append(" on ").append(t.getLockName());
+
+            if (t.getLockOwnerName() != null)
+                sb.append(" owned by \"").append(t.getLockOwnerName()).append('"');
+
+            sb.append('\n');
+
+            for (StackTraceElement e : t.getStackTrace())
+                sb.append("\tat ").append(e).append('\n');
+        }
+
+        System.err.println(sb);
     }
 
     /** Waits until custom/ is empty for a while: the nodes' own start-up messages (metastorage) are logged. */
