@@ -110,6 +110,77 @@ final class Bounds {
         }
     }
 
+    /**
+     * One write fanned out at its least: a client creates a sequential node of {@code payload} bytes, and each of
+     * {@code readers} other clients learns of it through its own recursive persistent watch and reads it, as every
+     * other node of a cluster must.
+     *
+     * @return Per sample, ms from the create until the last reader has read the node.
+     */
+    static double[] zooKeeperFanOut(String connect, int readers, int samples, int payload) throws Exception {
+        double[] out = new double[samples];
+        String parent = "/bench-fan-out-" + java.util.UUID.randomUUID();
+        java.util.List<CuratorFramework> clients = new java.util.ArrayList<>();
+        java.util.List<PersistentWatcher> watches = new java.util.ArrayList<>();
+        AtomicReference<java.util.concurrent.CountDownLatch> pending = new AtomicReference<>();
+
+        try {
+            CuratorFramework writer = curator(connect);
+
+            clients.add(writer);
+            writer.create().forPath(parent);
+
+            for (int i = 0; i < readers; i++) {
+                CuratorFramework r = curator(connect);
+                PersistentWatcher w = new PersistentWatcher(r, parent, true);
+
+                clients.add(r);
+                watches.add(w);
+                w.getListenable().addListener(e -> {
+                    if (e.getType() != Watcher.Event.EventType.NodeCreated || parent.equals(e.getPath()))
+                        return;
+
+                    try {
+                        r.getData().forPath(e.getPath());
+                        pending.get().countDown();
+                    }
+                    catch (Exception ex) {
+                        throw new IllegalStateException(ex);
+                    }
+                });
+                w.start();
+            }
+
+            Thread.sleep(200); // Let the watches register.
+
+            byte[] data = new byte[payload];
+
+            for (int i = 0; i < samples; i++) {
+                java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(readers);
+
+                pending.set(all); // Every reader counted the sample before down before this one is written.
+
+                long t0 = System.nanoTime();
+
+                writer.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath(parent + "/e-", data);
+
+                if (!all.await(10, TimeUnit.SECONDS))
+                    throw new IllegalStateException("Readers never all read sample " + i + ": " + all.getCount() + " left");
+
+                out[i] = (System.nanoTime() - t0) / 1e6;
+            }
+
+            return out;
+        }
+        finally {
+            for (PersistentWatcher w : watches)
+                w.close();
+
+            for (CuratorFramework c : clients)
+                c.close();
+        }
+    }
+
     /** @return Bytes allocated so far by the reading client's threads (its ZooKeeper send and event threads). */
     private static long readerBytes() {
         long total = Scenarios.allocatedTotal(t -> t.startsWith(READER));

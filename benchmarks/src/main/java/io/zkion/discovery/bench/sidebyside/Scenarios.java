@@ -102,8 +102,8 @@ final class Scenarios {
      *      client's, the stock SPI's {@code zk-} threads, TcpDiscoverySpi's {@code tcp-disco-} threads. Each also runs
      *      the part of Ignite's listener that an SPI calls synchronously.
      */
-    private static boolean spiThread(String t) {
-        return t.startsWith("zkion-") || t.startsWith("zk-") || t.startsWith("tcp-disco") || t.contains("-SendThread(")
+    static boolean spiThread(String t) {
+        return t.startsWith("zkion-") || t.startsWith("zk-") || t.startsWith("tcp-disco") || zkSendThread(t)
             || t.endsWith("-EventThread");
     }
 
@@ -129,6 +129,24 @@ final class Scenarios {
     /** @return The CPU time the SPI threads live now spent since {@code before} (a new thread counts whole). */
     static long spiCpuNanosSince(Map<Long, Long> before) {
         return since(before, spiCpuNanos());
+    }
+
+    /**
+     * @return Whether a thread is a ZooKeeper session's send thread: its socket I/O, which any client pays. Not its
+     *      event thread, which runs the callbacks of whoever uses it: the stock SPI does most of its work there.
+     */
+    static boolean zkSendThread(String t) {
+        return t.contains("-SendThread(");
+    }
+
+    /** @return The CPU time so far of each live ZooKeeper send thread ({@link #zkSendThread}), by thread id. */
+    static Map<Long, Long> zkSendCpuNanos() {
+        return byThread(Scenarios::zkSendThread, ManagementFactory.getThreadMXBean()::getThreadCpuTime);
+    }
+
+    /** @return The CPU time the ZooKeeper send threads live now spent since {@code before}. */
+    static long zkSendCpuNanosSince(Map<Long, Long> before) {
+        return since(before, zkSendCpuNanos());
     }
 
     /** @return What each of {@code now}'s threads added since {@code before}; a thread new since counts whole. */
@@ -201,6 +219,10 @@ final class Scenarios {
 
     /** What creating caches one by one cost, per cache. */
     static final class CacheCreates {
+        /** Zxids of marker znodes just before and after the creates, around what they wrote; -1 without ZooKeeper. */
+        long fromZxid;
+        long toZxid;
+
         double msPerCache;
         double coordinatorBytesPerCache;
         double zkBytesPerCache;
@@ -210,11 +232,15 @@ final class Scenarios {
     }
 
     /** Creates {@code count} caches from {@code from}, one after another, then destroys them (not measured). */
-    static CacheCreates cacheCreates(Ignite from, Ignite crd, int count, int zkPort) {
+    static CacheCreates cacheCreates(Ignite from, Ignite crd, int count, int zkPort,
+        java.util.concurrent.Callable<Long> marker) throws Exception {
         from.getOrCreateCache("bench-warmup");
         from.destroyCache("bench-warmup");
 
         CacheCreates r = new CacheCreates();
+
+        r.fromZxid = marker.call();
+
         Map<Long, Long> before = allocatedBy(crd.name());
         long zk0 = zkBytesReceived(zkPort);
         long t0 = System.nanoTime();
@@ -224,6 +250,7 @@ final class Scenarios {
 
         r.msPerCache = (System.nanoTime() - t0) / 1e6 / count;
         r.zkBytesPerCache = (zkBytesReceived(zkPort) - zk0) / (double)count;
+        r.toZxid = marker.call();
         r.coordinatorBytesPerCache = allocatedSince(before, crd.name()) / (double)count;
 
         Object msg = SpiKind.meter(from.configuration().getDiscoverySpi()).lastSent("DynamicCacheChangeBatch");

@@ -33,12 +33,16 @@ public final class SideBySide {
     static final int LARGE_CACHES = 200;
     private static final int FLOOR_SAMPLES = 500;
     private static final int FLOOR_PAYLOAD = 400;
+    private static final int FAN_OUT_SAMPLES = 200;
 
     /** metric -> SPI -> one value per round (or per event, for latencies). */
     private final Map<String, Map<SpiKind, List<Double>>> results = new LinkedHashMap<>();
 
     /** What bounds the targets, whatever the SPI: bound -> values (per sample, or one per round). */
     private final Map<String, List<Double>> bounds = new LinkedHashMap<>();
+
+    /** Each storm's and the cache creates' transaction log by directory, of the last round: "SPI what" -> markdown. */
+    private final Map<String, String> lastWrites = new LinkedHashMap<>();
 
     private SideBySide() {
     }
@@ -89,6 +93,12 @@ public final class SideBySide {
                 run.bound(Bounds.READER_BYTES,
                     f.readerBytesPerRead);
 
+                for (int readers : new int[] {7, 15}) {
+                    for (double ms : Bounds.zooKeeperFanOut(zk.getConnectString(), readers, FAN_OUT_SAMPLES,
+                        FLOOR_PAYLOAD))
+                        run.bound(Targets.fanOutFloor(readers), ms);
+                }
+
                 List<SpiKind> order = new ArrayList<>(Arrays.asList(SpiKind.values()));
 
                 java.util.Collections.rotate(order, r);
@@ -110,7 +120,8 @@ public final class SideBySide {
         }
 
         Files.createDirectories(out);
-        new Report(run.results, run.bounds, rounds, LargeCaches.serializedSize(LARGE_CACHES)).write(out);
+        new Report(run.results, run.bounds, run.lastWrites, rounds, LargeCaches.serializedSize(LARGE_CACHES))
+            .write(out);
         log("wrote " + out.resolve("side-by-side.md"));
         System.exit(0); // Stock SPI and ZooKeeper threads may linger.
     }
@@ -119,13 +130,10 @@ public final class SideBySide {
         int port = zk.getPort();
 
         try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root)) {
-            long zkJ = Scenarios.zkBytesReceived(port);
-
-            add("join storm, 3 servers (ms)", kind, c.startTogether(3));
-            zkBytes("bytes sent to ZooKeeper per join, 3 servers started together", kind, zkJ, port, 3);
+            storm(kind, c, 3, zk, root);
 
             if (kind == SpiKind.ZKION) {
-                add("ZkIon: one joiner's data znode, its node and joining data written once (bytes)", kind,
+                add(DATA_ZNODE, kind,
                     Bounds.dataZnodeBytes(zk.getConnectString(), root));
             }
 
@@ -148,7 +156,17 @@ public final class SideBySide {
             add("allocation per no-op custom event, all nodes (bytes)", kind, Scenarios.allocationPerEvent(nodes, ALLOC_EVENTS));
             bound(Bounds.UNMARSHAL_BYTES, Bounds.unmarshalBytes(crd, UNMARSHAL_RUNS));
 
-            Scenarios.CacheCreates cc = Scenarios.cacheCreates(BenchCluster.youngest(nodes), crd, CACHE_CREATES, port);
+            Scenarios.CacheCreates cc = Scenarios.cacheCreates(BenchCluster.youngest(nodes), crd, CACHE_CREATES, port,
+                () -> kind.usesZooKeeper() ? StormMeter.marker(zk.getConnectString()) : -1L);
+
+            if (kind.usesZooKeeper()) {
+                TxnLogTally written = TxnLogTally.read(new java.io.File(zk.getTempDirectory(), "version-2"),
+                    cc.fromZxid, cc.toZxid, root);
+
+                add(WRITTEN_PER_CACHE_CREATE, kind, written.totalBytes() / (double)CACHE_CREATES);
+                lastWrites.put(kind + " cache creates", written.markdown(kind + ", " + CACHE_CREATES
+                    + " cache creates", CACHE_CREATES, "create"));
+            }
 
             add("cache create, one after another (ms per cache)", kind, cc.msPerCache);
             add("allocation per cache create, coordinator's threads (bytes)", kind, cc.coordinatorBytesPerCache);
@@ -179,26 +197,13 @@ public final class SideBySide {
         }
 
         try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root + "-8")) {
-            add("join storm, 8 servers (ms)", kind, c.startTogether(8));
+            storm(kind, c, 8, zk, root + "-8");
             Scenarios.customRoundTrip(c.nodes(), WARMUP_EVENTS);
             addAll("custom event round trip, 8 servers (ms)", kind, Scenarios.customRoundTrip(c.nodes(), EVENTS_8));
         }
 
         try (BenchCluster c = new BenchCluster(kind, zk.getConnectString(), root + "-16")) {
-            long zkJ = Scenarios.zkBytesReceived(port);
-            long cpu0 = processCpuMs();
-            Map<Long, Long> spiCpu0 = Scenarios.spiCpuNanos();
-            long ms = c.startTogether(16);
-
-            add("join storm, 16 servers (ms)", kind, ms);
-            // The machine's floor for the storm: CPU the whole JVM spent meanwhile, spread over every core. Near the
-            // wall time, the storm was CPU-bound (16 Ignite nodes starting), whatever the discovery SPI.
-            add("join storm, 16 servers: JVM CPU time / cores (ms)", kind,
-                (processCpuMs() - cpu0) / (double)Runtime.getRuntime().availableProcessors());
-            // What the SPI itself cost of it: its threads by name (the part of Ignite's listener they run included).
-            add("join storm, 16 servers: CPU of the discovery SPI's own threads (ms)", kind,
-                Scenarios.spiCpuNanosSince(spiCpu0) / 1e6);
-            zkBytes("bytes sent to ZooKeeper per join, 16 servers started together", kind, zkJ, port, 16);
+            storm(kind, c, 16, zk, root + "-16");
 
             Scenarios.customRoundTrip(c.nodes(), WARMUP_EVENTS);
             addAll("custom event round trip, 16 servers (ms)", kind, Scenarios.customRoundTrip(c.nodes(), EVENTS_16));
@@ -214,10 +219,41 @@ public final class SideBySide {
         }
     }
 
-    private static long processCpuMs() {
-        return ((com.sun.management.OperatingSystemMXBean)java.lang.management.ManagementFactory.getOperatingSystemMXBean())
-            .getProcessCpuTime() / 1_000_000;
+    /**
+     * A storm of {@code count} servers, with what bounds it: the JVM's CPU per core (near the wall time, the storm was
+     * CPU-bound whatever the SPI), the SPI's threads' CPU and, of it, Ignite's work and ZooKeeper's send threads; the
+     * bytes ZooKeeper received per join and, from its transaction log, the data written per join.
+     */
+    private void storm(SpiKind kind, BenchCluster c, int count, TestingServer zk, String root) throws Exception {
+        StormMeter.Storm s = StormMeter.measure(c, kind, count, zk, root);
+        String storm = "join storm, " + count + " servers";
+
+        add(storm + " (ms)", kind, s.wallMs);
+        add(storm + ": JVM CPU time / cores (ms)", kind, s.jvmCpuPerCoreMs);
+        // What the SPI itself cost of it: its threads by name (the part of Ignite's listener they run included).
+        add(storm + ": CPU of the discovery SPI's own threads (ms)", kind, s.spiCpuMs);
+        add(storm + ": of the SPI's threads, Ignite's listener and data exchange (ms)", kind, s.igniteOnSpiCpuMs);
+        add(storm + ": of the SPI's threads, ZooKeeper's send threads (ms)", kind, s.zkSendCpuMs);
+
+        if (s.receivedPerJoin >= 0)
+            add("bytes sent to ZooKeeper per join, " + count + " servers started together", kind, s.receivedPerJoin);
+
+        if (s.written != null) {
+            add(writtenPerJoin(count), kind, s.written.totalBytes() / (double)count);
+            lastWrites.put(kind + " " + count, s.written.markdown(kind + ", " + count + " servers", count));
+        }
     }
+
+    /** @return The row of the data a storm of {@code count} wrote per join, from the server's transaction log. */
+    static String writtenPerJoin(int count) {
+        return "data written to ZooKeeper per join, " + count + " servers (its transaction log)";
+    }
+
+    /** The row of ZkIon's data znodes' size: each joiner's node and joining data, written once. */
+    static final String DATA_ZNODE = "ZkIon: one joiner's data znode, its node and joining data written once (bytes)";
+
+    /** The row of the data a cache create wrote, from the server's transaction log. */
+    static final String WRITTEN_PER_CACHE_CREATE = "data written to ZooKeeper per cache create (its transaction log)";
 
     private void zkBytes(String metric, SpiKind kind, long before, int port, int per) {
         long after = Scenarios.zkBytesReceived(port);

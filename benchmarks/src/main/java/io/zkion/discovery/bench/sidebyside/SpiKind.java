@@ -4,6 +4,7 @@ import java.util.Collections;
 import io.zkion.discovery.ZkIonDiscoverySpi;
 import org.apache.ignite.spi.discovery.DiscoverySpi;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.ignite.spi.discovery.DiscoverySpiDataExchange;
 import org.apache.ignite.spi.discovery.DiscoverySpiListener;
 import org.apache.ignite.spi.discovery.tcp.TcpDiscoverySpi;
 import org.apache.ignite.spi.discovery.tcp.ipfinder.vm.TcpDiscoveryVmIpFinder;
@@ -62,6 +63,7 @@ enum SpiKind {
         private final SpiMeter meter = new SpiMeter();
 
         @Override public void setListener(DiscoverySpiListener l) { super.setListener(meter.wrap(l)); }
+        @Override public void setDataExchange(DiscoverySpiDataExchange x) { super.setDataExchange(meter.wrap(x)); }
         @Override public void spiStop() { meter.stop(super::spiStop); }
         @Override public void sendCustomEvent(DiscoverySpiCustomMessage m) { meter.send(m, super::sendCustomEvent); }
         @Override public SpiMeter meter() { return meter; }
@@ -71,6 +73,7 @@ enum SpiKind {
         private final SpiMeter meter = new SpiMeter();
 
         @Override public void setListener(DiscoverySpiListener l) { super.setListener(meter.wrap(l)); }
+        @Override public void setDataExchange(DiscoverySpiDataExchange x) { super.setDataExchange(meter.wrap(x)); }
         @Override public void spiStop() { meter.stop(super::spiStop); }
         @Override public void sendCustomEvent(DiscoverySpiCustomMessage m) { meter.send(m, super::sendCustomEvent); }
         @Override public SpiMeter meter() { return meter; }
@@ -80,6 +83,7 @@ enum SpiKind {
         private final SpiMeter meter = new SpiMeter();
 
         @Override public void setListener(DiscoverySpiListener l) { super.setListener(meter.wrap(l)); }
+        @Override public void setDataExchange(DiscoverySpiDataExchange x) { super.setDataExchange(meter.wrap(x)); }
         @Override public void spiStop() { meter.stop(super::spiStop); }
         @Override public void sendCustomEvent(DiscoverySpiCustomMessage m) { meter.send(m, super::sendCustomEvent); }
         @Override public SpiMeter meter() { return meter; }

@@ -10,7 +10,9 @@ import org.apache.ignite.events.EventType;
 import org.apache.ignite.internal.managers.discovery.CustomMessageWrapper;
 import org.apache.ignite.lang.IgniteFuture;
 import org.apache.ignite.spi.discovery.DiscoveryNotification;
+import org.apache.ignite.spi.discovery.DiscoveryDataBag;
 import org.apache.ignite.spi.discovery.DiscoverySpiCustomMessage;
+import org.apache.ignite.spi.discovery.DiscoverySpiDataExchange;
 import org.apache.ignite.spi.discovery.DiscoverySpiListener;
 
 /**
@@ -18,6 +20,8 @@ import org.apache.ignite.spi.discovery.DiscoverySpiListener;
  * <ul>
  * <li>what Ignite's own discovery listener allocates on the thread the SPI calls it from. Every SPI runs part of
  * Ignite's event handling inline, on its own thread; subtracting this leaves what the SPI itself allocates;</li>
+ * <li>the CPU Ignite's listener and its discovery data exchange (a joiner's data collected, the cluster's data
+ * applied) take on the SPI's own threads: work any SPI hands Ignite, counted in those threads' CPU;</li>
  * <li>when Ignite called the SPI's stop: the earliest a graceful leave can be announced;</li>
  * <li>when the SPI last handed Ignite a NODE_LEFT: the rest, until Ignite's event listeners have it, is Ignite's;</li>
  * <li>the last custom message of each kind the node sent, so that its size can be measured.</li>
@@ -28,6 +32,9 @@ final class SpiMeter {
         (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
 
     private final LongAdder bytes = new LongAdder();
+
+    /** CPU of Ignite's listener and data exchange, where an SPI thread ({@link Scenarios#spiThread}) ran them. */
+    private final LongAdder igniteCpuNanos = new LongAdder();
 
     private volatile long stopCalledNanos;
 
@@ -42,6 +49,50 @@ final class SpiMeter {
 
     long listenerBytes() {
         return bytes.sum();
+    }
+
+    /** @return CPU nanoseconds Ignite's listener and data exchange took on this SPI's own threads, so far. */
+    long igniteCpuNanos() {
+        return igniteCpuNanos.sum();
+    }
+
+    /** @return The current thread's CPU time if it is one of the SPI's threads, else -1. */
+    private static long spiThreadCpu() {
+        return Scenarios.spiThread(Thread.currentThread().getName()) ? MX.getCurrentThreadCpuTime() : -1;
+    }
+
+    private void addCpuSince(long cpu0) {
+        if (cpu0 >= 0)
+            igniteCpuNanos.add(MX.getCurrentThreadCpuTime() - cpu0);
+    }
+
+    DiscoverySpiDataExchange wrap(DiscoverySpiDataExchange x) {
+        if (x == null)
+            return null;
+
+        return new DiscoverySpiDataExchange() {
+            @Override public DiscoveryDataBag collect(DiscoveryDataBag bag) {
+                long cpu0 = spiThreadCpu();
+
+                try {
+                    return x.collect(bag);
+                }
+                finally {
+                    addCpuSince(cpu0);
+                }
+            }
+
+            @Override public void onExchange(DiscoveryDataBag bag) {
+                long cpu0 = spiThreadCpu();
+
+                try {
+                    x.onExchange(bag);
+                }
+                finally {
+                    addCpuSince(cpu0);
+                }
+            }
+        };
     }
 
     /** @return {@link System#nanoTime()} when Ignite called the SPI's stop, or 0 if it has not. */
@@ -89,12 +140,14 @@ final class SpiMeter {
                     nodeLeftNotifiedNanos = System.nanoTime();
 
                 long before = MX.getThreadAllocatedBytes(Thread.currentThread().getId());
+                long cpu0 = spiThreadCpu();
 
                 try {
                     return l.onDiscovery(n);
                 }
                 finally {
                     bytes.add(MX.getThreadAllocatedBytes(Thread.currentThread().getId()) - before);
+                    addCpuSince(cpu0);
                 }
             }
         };

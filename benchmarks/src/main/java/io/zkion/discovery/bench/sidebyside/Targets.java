@@ -16,6 +16,11 @@ final class Targets {
     /** The bare-ZooKeeper floor of a round trip (a write until another client has read it), from {@link Bounds}. */
     static final String FLOOR_ROUND_TRIP = "bare Curator: a write until another client has read it (ms)";
 
+    /** The bare-ZooKeeper floor of a fan-out: a write until {@code readers} other clients have read it. */
+    static String fanOutFloor(int readers) {
+        return "bare Curator: a write until " + readers + " other clients have read it (ms)";
+    }
+
     /** The message of a cache create, marshalled and compressed as every SPI must send it. */
     static final String CACHE_CREATE_MESSAGE =
         "cache create message (Ignite's DynamicCacheChangeBatch), marshalled and compressed (bytes)";

@@ -126,18 +126,33 @@ final class TxnLogTally {
             .replaceAll("^[0-9]+$", "#").replaceAll("[0-9]{4,}", "#");
     }
 
-    String markdown(String title, int joins) {
-        StringBuilder b = new StringBuilder("## ").append(title).append("\n\n")
-            .append(txns).append(" transactions.\n\n")
-            .append("| operation and directory | operations per join | bytes per join |\n| --- | ---: | ---: |\n");
+    /** @return The bytes of data written, over every operation read. */
+    long totalBytes() {
         long total = 0;
 
+        for (long[] v : sums.values())
+            total += v[1];
+
+        return total;
+    }
+
+    String markdown(String title, int joins) {
+        return markdown(title, joins, "join");
+    }
+
+    /** @return The sums as a markdown table, each divided by {@code n} (of {@code unit}: joins, cache creates). */
+    String markdown(String title, int n, String unit) {
+        int joins = n;
+
+        StringBuilder b = new StringBuilder("## ").append(title).append("\n\n")
+            .append(txns).append(" transactions.\n\n")
+            .append("| operation and directory | operations per ").append(unit).append(" | bytes per ").append(unit)
+            .append(" |\n| --- | ---: | ---: |\n");
         for (Map.Entry<String, long[]> e : sums.entrySet()) {
             b.append("| `").append(e.getKey()).append("` | ").append(String.format("%.1f", e.getValue()[0] / (double)joins))
                 .append(" | ").append(String.format("%,.0f", e.getValue()[1] / (double)joins)).append(" |\n");
-            total += e.getValue()[1];
         }
 
-        return b.append("| all | | ").append(String.format("%,.0f", total / (double)joins)).append(" |\n").toString();
+        return b.append("| all | | ").append(String.format("%,.0f", totalBytes() / (double)joins)).append(" |\n").toString();
     }
 }

@@ -35,7 +35,7 @@ public class ReportChartTest {
 
         Path dir = Files.createTempDirectory("report");
 
-        new Report(results, new LinkedHashMap<>(), 3, 0).write(dir);
+        new Report(results, new LinkedHashMap<>(), new LinkedHashMap<>(), 3, 0).write(dir);
 
         for (String chart : List.of("custom-event-round-trip-3-servers", "join-storm-3-servers",
             "zkion-data-znode-per-join", "allocation-per-event"))
