@@ -200,7 +200,14 @@ final class Report {
                 plotted.add(ps);
             }
 
-            c.getStyler().setYAxisLogarithmic(wideSpread(plotted));
+            boolean log = wideSpread(plotted);
+
+            c.getStyler().setYAxisLogarithmic(log);
+
+            // Bars start at zero, which a logarithmic axis cannot show: XChart refuses to draw them. Lines it can.
+            if (log)
+                c.getStyler().setDefaultSeriesRenderStyle(org.knowm.xchart.CategorySeries.CategorySeriesRenderStyle.Line);
+
             chart = c;
         }
         else {
