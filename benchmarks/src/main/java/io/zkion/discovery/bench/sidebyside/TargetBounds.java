@@ -64,8 +64,11 @@ final class TargetBounds {
         sb.append(String.format(Locale.ROOT, "- **Join storm, %d servers** (target %.0f ms, 0.8x stock's %.0f): ZkIon"
                 + " took %.0f ms. Wall time is at least the JVM's CPU over the cores, here %.0f ms, of which the SPI's own"
                 + " CPU was %.0f ms over %d cores: without any of it, that floor would be %.0f ms, %.2fx stock's wall"
-                + " time.%n",
-            n, 0.8 * stock, stock, ours, cpu, own, Runtime.getRuntime().availableProcessors(), without, without / stock));
+                + " time. %s%n",
+            n, 0.8 * stock, stock, ours, cpu, own, Runtime.getRuntime().availableProcessors(), without, without / stock,
+            ours > cpu ? String.format(Locale.ROOT, "The other %.0f ms the storm waited rather than computed: steps"
+                + " one after another (the founding, each answer, each joiner's Ignite taking its join in).", ours - cpu)
+                : "The storm was CPU-bound."));
     }
 
     private void spiCpu(StringBuilder sb) {

@@ -34,6 +34,8 @@ public class TargetBoundsTest {
 
         assertTrue(md, md.contains(String.format(java.util.Locale.ROOT, "that floor would be %.0f ms, %.2fx stock's",
             without, without / 800)));
+        // 700 ms of wall time against 600 of CPU per core: 100 ms of waiting.
+        assertTrue(md, md.contains("The other 100 ms the storm waited rather than computed"));
     }
 
     @Test public void splitsAJoinsBytesIntoWrittenAndSentOnTop() {
