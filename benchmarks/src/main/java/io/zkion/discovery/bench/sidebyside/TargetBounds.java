@@ -56,7 +56,7 @@ final class TargetBounds {
         double cpu = p50(s + ": JVM CPU time / cores (ms)", SpiKind.ZKION);
         double own = own(s, SpiKind.ZKION);
 
-        if (Double.isNaN(ours) || Double.isNaN(stock) || Double.isNaN(cpu) || Double.isNaN(own))
+        if (missing(ours, stock, cpu, own))
             return;
 
         double without = cpu - own / Runtime.getRuntime().availableProcessors();
@@ -78,7 +78,7 @@ final class TargetBounds {
         double ignite = p50(s + ": of the SPI's threads, Ignite's listener and data exchange (ms)", SpiKind.ZKION);
         double zk = p50(s + ": of the SPI's threads, ZooKeeper's send threads (ms)", SpiKind.ZKION);
 
-        if (Double.isNaN(ours) || Double.isNaN(stock) || Double.isNaN(ignite) || Double.isNaN(zk))
+        if (missing(ours, stock, ignite, zk))
             return;
 
         sb.append(String.format(Locale.ROOT, "- **The SPI's CPU in the 16-server storm** (target %.0f ms, 0.5x stock's"
@@ -98,7 +98,7 @@ final class TargetBounds {
         double stockWritten = p50(SideBySide.writtenPerJoin(n), SpiKind.STOCK_ZK);
         double dataZnode = p50(SideBySide.DATA_ZNODE, SpiKind.ZKION);
 
-        if (Double.isNaN(ours) || Double.isNaN(stock) || Double.isNaN(written) || Double.isNaN(stockWritten))
+        if (missing(ours, stock, written, stockWritten))
             return;
 
         sb.append(String.format(Locale.ROOT, "- **Bytes per join, %d servers** (target %,.0f B, 0.5x stock's %,.0f):"
@@ -113,7 +113,7 @@ final class TargetBounds {
         double msg = p50(Targets.CACHE_CREATE_MESSAGE, SpiKind.ZKION);
         double written = p50(SideBySide.WRITTEN_PER_CACHE_CREATE, SpiKind.ZKION);
 
-        if (Double.isNaN(ours) || Double.isNaN(msg) || Double.isNaN(written))
+        if (missing(ours, msg, written))
             return;
 
         sb.append(String.format(Locale.ROOT, "- **Bytes per cache create** (target %,.0f B, Ignite's message %,.0f B +"
@@ -158,7 +158,7 @@ final class TargetBounds {
             double ours = p50(metric, SpiKind.ZKION);
             double fan = bound(Targets.fanOutFloor(sizes[i][1]));
 
-            if (Double.isNaN(tcp) || Double.isNaN(ours) || Double.isNaN(fan))
+            if (missing(tcp, ours, fan))
                 continue;
 
             sb.append(String.format(Locale.ROOT, "- **Round trip, %d servers** (target %.2f ms, %.1fx TCP's %.2f): a"
@@ -166,6 +166,16 @@ final class TargetBounds {
                     + " SPI on one ZooKeeper server pays here; ZkIon's trip %.2f ms.%n",
                 sizes[i][0], maxVsTcp[i] * tcp, maxVsTcp[i], tcp, sizes[i][1], fan, fan / tcp, ours));
         }
+    }
+
+    /** @return Whether a figure a bound needs is missing from the run (a p50 of nothing). */
+    private static boolean missing(double... figures) {
+        for (double f : figures) {
+            if (Double.isNaN(f))
+                return true;
+        }
+
+        return false;
     }
 
     /** @return The CPU of the SPI's threads less Ignite's work and ZooKeeper's send threads there, p50s. */
