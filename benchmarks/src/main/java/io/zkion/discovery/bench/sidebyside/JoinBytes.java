@@ -4,11 +4,7 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
-import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.TestingServer;
-import org.apache.zookeeper.CreateMode;
 
 /**
  * Where the bytes that a join storm writes to ZooKeeper go, by znode directory, for ZkIon and the stock SPI: the
@@ -83,16 +79,16 @@ public final class JoinBytes {
             StringBuilder md = new StringBuilder();
 
             try (BenchCluster c = new BenchCluster(kind, requests.connectString(), root)) {
-                long from = marker(zk.getConnectString());
+                long from = TxnLogTally.marker(zk.getConnectString());
 
                 requests.counting = true;
                 c.startTogether(count);
                 requests.counting = false;
 
-                long to = marker(zk.getConnectString());
+                long to = TxnLogTally.marker(zk.getConnectString());
 
                 // Read while the server runs: closing it deletes its directory.
-                md.append(TxnLogTally.read(new File(dir, "version-2"), from, to, root).markdown(kind.name(), count))
+                md.append(TxnLogTally.read(zk, from, to, root).markdown(kind.name(), count))
                     .append('\n').append(requests.markdown("What the clients sent during the storm, by request",
                         "join", count));
 
@@ -123,18 +119,6 @@ public final class JoinBytes {
             }
 
             return md.toString();
-        }
-    }
-
-    /** @return The zxid of a marker znode created now: the transactions after it came later. */
-    private static long marker(String connect) throws Exception {
-        try (CuratorFramework c = CuratorFrameworkFactory.newClient(connect, new RetryOneTime(100))) {
-            c.start();
-            c.blockUntilConnected();
-
-            String p = c.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath("/join-bytes-marker-");
-
-            return c.checkExists().forPath(p).getCzxid();
         }
     }
 }

@@ -18,15 +18,15 @@ import org.knowm.xchart.internal.chartpart.Chart;
 final class Report {
     private final Map<String, Map<SpiKind, List<Double>>> results;
     private final Map<String, List<Double>> bounds;
-    private final Map<String, String> stormWrites;
+    private final Map<String, String> lastWrites;
     private final int rounds;
     private final int largeConfigBytes;
 
     Report(Map<String, Map<SpiKind, List<Double>>> results, Map<String, List<Double>> bounds,
-        Map<String, String> stormWrites, int rounds, int largeConfigBytes) {
+        Map<String, String> lastWrites, int rounds, int largeConfigBytes) {
         this.results = results;
         this.bounds = bounds;
-        this.stormWrites = stormWrites;
+        this.lastWrites = lastWrites;
         this.rounds = rounds;
         this.largeConfigBytes = largeConfigBytes;
     }
@@ -167,7 +167,7 @@ final class Report {
                 .append(fmt(percentile(f.getValue(), 90))).append(" |\n");
         }
 
-        return sb.append(new TargetBounds(new Targets.Run(results, bounds), stormWrites).markdown()).toString();
+        return sb.append(new TargetBounds(new Targets.Run(results, bounds), lastWrites).markdown()).toString();
     }
 
     /**

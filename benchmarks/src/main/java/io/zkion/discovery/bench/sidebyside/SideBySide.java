@@ -157,11 +157,10 @@ public final class SideBySide {
             bound(Bounds.UNMARSHAL_BYTES, Bounds.unmarshalBytes(crd, UNMARSHAL_RUNS));
 
             Scenarios.CacheCreates cc = Scenarios.cacheCreates(BenchCluster.youngest(nodes), crd, CACHE_CREATES, port,
-                () -> kind.usesZooKeeper() ? StormMeter.marker(zk.getConnectString()) : -1L);
+                () -> kind.usesZooKeeper() ? TxnLogTally.marker(zk.getConnectString()) : -1L);
 
             if (kind.usesZooKeeper()) {
-                TxnLogTally written = TxnLogTally.read(new java.io.File(zk.getTempDirectory(), "version-2"),
-                    cc.fromZxid, cc.toZxid, root);
+                TxnLogTally written = TxnLogTally.read(zk, cc.fromZxid, cc.toZxid, root);
 
                 add(WRITTEN_PER_CACHE_CREATE, kind, written.totalBytes() / (double)CACHE_CREATES);
                 lastWrites.put(kind + " cache creates", written.markdown(kind + ", " + CACHE_CREATES

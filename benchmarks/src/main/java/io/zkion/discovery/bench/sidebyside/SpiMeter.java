@@ -72,27 +72,29 @@ final class SpiMeter {
 
         return new DiscoverySpiDataExchange() {
             @Override public DiscoveryDataBag collect(DiscoveryDataBag bag) {
-                long cpu0 = spiThreadCpu();
-
-                try {
-                    return x.collect(bag);
-                }
-                finally {
-                    addCpuSince(cpu0);
-                }
+                return igniteWork(() -> x.collect(bag));
             }
 
             @Override public void onExchange(DiscoveryDataBag bag) {
-                long cpu0 = spiThreadCpu();
-
-                try {
+                igniteWork(() -> {
                     x.onExchange(bag);
-                }
-                finally {
-                    addCpuSince(cpu0);
-                }
+
+                    return null;
+                });
             }
         };
+    }
+
+    /** @return What {@code work}, Ignite's, returned; its CPU counted if it ran on one of the SPI's threads. */
+    private <T> T igniteWork(java.util.function.Supplier<T> work) {
+        long cpu0 = spiThreadCpu();
+
+        try {
+            return work.get();
+        }
+        finally {
+            addCpuSince(cpu0);
+        }
     }
 
     /** @return {@link System#nanoTime()} when Ignite called the SPI's stop, or 0 if it has not. */

@@ -1,11 +1,8 @@
 package io.zkion.discovery.bench.sidebyside;
 
-import java.io.File;
 import java.util.Map;
-import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.test.TestingServer;
 import org.apache.ignite.Ignite;
-import org.apache.zookeeper.CreateMode;
 
 /**
  * One join storm, measured with what bounds it: the wall time, the CPU the whole JVM and the SPI's threads spent
@@ -44,7 +41,7 @@ final class StormMeter {
     /** Starts {@code count} servers of {@code c} together and measures it. */
     static Storm measure(BenchCluster c, SpiKind kind, int count, TestingServer zk, String root) throws Exception {
         boolean withZk = kind.usesZooKeeper();
-        long from = withZk ? marker(zk.getConnectString()) : -1;
+        long from = withZk ? TxnLogTally.marker(zk.getConnectString()) : -1;
         long received0 = withZk ? Scenarios.zkBytesReceived(zk.getPort()) : -1;
         long cpu0 = processCpuNanos();
         Map<Long, Long> spi0 = Scenarios.spiCpuNanos();
@@ -65,20 +62,10 @@ final class StormMeter {
             if (received0 >= 0 && received >= 0)
                 s.receivedPerJoin = (received - received0) / (double)count;
 
-            s.written = TxnLogTally.read(new File(zk.getTempDirectory(), "version-2"), from,
-                marker(zk.getConnectString()), root);
+            s.written = TxnLogTally.read(zk, from, TxnLogTally.marker(zk.getConnectString()), root);
         }
 
         return s;
-    }
-
-    /** @return The zxid of a marker znode created now: the transactions after it came later. */
-    static long marker(String connect) throws Exception {
-        try (CuratorFramework c = Bounds.curator(connect)) {
-            String p = c.create().withMode(CreateMode.EPHEMERAL_SEQUENTIAL).forPath("/bench-marker-");
-
-            return c.checkExists().forPath(p).getCzxid();
-        }
     }
 
     private static long processCpuNanos() {

@@ -12,11 +12,11 @@ import static io.zkion.discovery.bench.sidebyside.Report.percentile;
  */
 final class TargetBounds {
     private final Targets.Run run;
-    private final Map<String, String> stormWrites;
+    private final Map<String, String> lastWrites;
 
-    TargetBounds(Targets.Run run, Map<String, String> stormWrites) {
+    TargetBounds(Targets.Run run, Map<String, String> lastWrites) {
         this.run = run;
-        this.stormWrites = stormWrites;
+        this.lastWrites = lastWrites;
     }
 
     String markdown() {
@@ -37,12 +37,12 @@ final class TargetBounds {
         allocation(sb);
         roundTrips(sb);
 
-        if (!stormWrites.isEmpty()) {
+        if (!lastWrites.isEmpty()) {
             sb.append("\n### What the storms and the cache creates wrote, by directory (the last round's, from the server's")
                 .append(" transaction log)")
                 .append("\n\nThe data of every create and setData, a multi's operations one by one, path not included.\n\n");
 
-            for (String table : stormWrites.values())
+            for (String table : lastWrites.values())
                 sb.append(table.replace("## ", "#### ")).append('\n');
         }
 

@@ -5,7 +5,10 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.test.TestingServer;
 import org.apache.jute.Record;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.ZooDefs.OpCode;
 import org.apache.zookeeper.server.ByteBufferInputStream;
 import org.apache.zookeeper.server.persistence.FileTxnLog;
@@ -31,6 +34,23 @@ final class TxnLogTally {
 
     private TxnLogTally(String root) {
         this.root = root;
+    }
+
+    /**
+     * @return The zxid of a marker znode created now: the transactions after it came later. Two markers bound the
+     *      window {@link #read} sums; created from a session of their own, outside what the clients measured send.
+     */
+    static long marker(String connect) throws Exception {
+        try (CuratorFramework c = Bounds.curator(connect)) {
+            String p = c.create().withMode(CreateMode.PERSISTENT_SEQUENTIAL).forPath("/txn-log-marker-");
+
+            return c.checkExists().forPath(p).getCzxid();
+        }
+    }
+
+    /** Reads {@code zk}'s transactions with a zxid strictly between {@code from} and {@code to}. */
+    static TxnLogTally read(TestingServer zk, long from, long to, String root) throws IOException {
+        return read(new File(zk.getTempDirectory(), "version-2"), from, to, root);
     }
 
     /** Reads the transactions with a zxid strictly between {@code from} and {@code to}. */
