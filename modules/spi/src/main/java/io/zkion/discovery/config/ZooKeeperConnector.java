@@ -186,7 +186,8 @@ public final class ZooKeeperConnector {
             .retryPolicy(new ExponentialBackoffRetry(100, 10, 2_000))
             .zkClientConfig(cfg)
             .threadFactory(threads())
-            .runSafeService(runSafeService());
+            .runSafeService(runSafeService())
+            .zookeeperFactory(new CurrentHandleEvents());
 
         noSimulatedExpiration(b);
 

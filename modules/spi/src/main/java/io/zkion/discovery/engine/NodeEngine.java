@@ -338,7 +338,7 @@ public final class NodeEngine {
     /** Has ZooKeeper expire this node's session, as it would after a pause past the session timeout. */
     @TestSeam
     public void expireSessionForTest() throws Exception {
-        ctx.store().client().getZookeeperClient().getZooKeeper().getTestable().injectSessionExpiration();
+        SessionExpiry.onClient(ctx.client());
     }
 
     /**

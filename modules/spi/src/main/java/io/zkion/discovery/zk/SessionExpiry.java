@@ -4,6 +4,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import io.zkion.discovery.internal.TestSeam;
 import org.apache.curator.framework.CuratorFramework;
+import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
@@ -16,6 +17,24 @@ import org.apache.zookeeper.ZooKeeper;
 @TestSeam
 public final class SessionExpiry {
     private SessionExpiry() {
+    }
+
+    /**
+     * Tells {@code client} its session expired, as ZooKeeper's client does after a pause past the session timeout: the
+     * server keeps the session (and its ephemerals) until it times out there. ZooKeeper's client reports a real expiry
+     * only on a reconnection, so always after the Disconnected of the connection it lost; {@code
+     * injectSessionExpiration} alone reports it on a live connection. Curator then starts its new connection while it
+     * still handles the expiry, and if that connection comes up first, Curator's handling of the expiry marks it
+     * disconnected afterwards: every call then waits out the connection timeout before it runs (6 s a call in the
+     * tests), and a client's rejoin took over a minute (SessionExpirySeamTest).
+     */
+    public static void onClient(CuratorFramework client) throws Exception {
+        ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
+
+        // Both go to the same event thread, in this order, as on a real expiry.
+        zk.getTestable().queueEvent(new WatchedEvent(Watcher.Event.EventType.None,
+            Watcher.Event.KeeperState.Disconnected, null));
+        zk.getTestable().injectSessionExpiration();
     }
 
     /** Closes {@code client}'s session from a second handle on the same session. */
