@@ -11,8 +11,8 @@ import org.apache.zookeeper.client.ZKClientConfig;
  * Makes Curator's ZooKeeper handles, and passes Curator the events of its newest handle only.
  * <p>
  * On an expiry, Curator opens its next handle while it still handles the old one's Expired event, on the old handle's
- * event thread. The old handle's last event, Closed, was often queued to Curator before that: its send thread queues
- * it as it stops. If the new handle connected in between, Curator takes that late Closed for news of its connection,
+ * event thread. The old handle's last event, Closed, can be queued to Curator before that: its send thread queues it
+ * as it stops. If the new handle connected in between, Curator takes that late Closed for news of its connection,
  * counts the live connection as down, and keeps it so until the next event, which may not come: every call then waits
  * out the connection timeout before it runs. A client's rejoin so took over a minute (ClientReconnectTest, about one
  * expiry in 80 on 2 busy cores). An event of a handle Curator replaced tells nothing about the connection Curator has.

@@ -20,13 +20,13 @@ public final class SessionExpiry {
     }
 
     /**
-     * Tells {@code client} its session expired, as ZooKeeper's client does after a pause past the session timeout: the
-     * server keeps the session (and its ephemerals) until it times out there. ZooKeeper's client reports a real expiry
-     * only on a reconnection, so always after the Disconnected of the connection it lost; {@code
-     * injectSessionExpiration} alone reports it on a live connection. Curator then starts its new connection while it
-     * still handles the expiry, and if that connection comes up first, Curator's handling of the expiry marks it
-     * disconnected afterwards: every call then waits out the connection timeout before it runs (6 s a call in the
-     * tests), and a client's rejoin took over a minute (SessionExpirySeamTest).
+     * Tells {@code client} its session expired, as ZooKeeper's client does when it reconnects after a pause past the
+     * session timeout; but the server keeps the session (and its ephemerals) until it times out there. ZooKeeper's
+     * client reports a real expiry only on a reconnection, so always after the Disconnected of the connection it lost;
+     * {@code injectSessionExpiration} alone reports it on a live connection. Curator then starts its new connection
+     * while it still handles the expiry, and if that connection comes up first, Curator's handling of the expiry marks
+     * it down afterwards: every call then waits out the connection timeout before it runs (6 s a call in the tests),
+     * and a client's rejoin took over a minute (docs/tests.md, "Flakes").
      */
     public static void onClient(CuratorFramework client) throws Exception {
         ZooKeeper zk = client.getZookeeperClient().getZooKeeper();
