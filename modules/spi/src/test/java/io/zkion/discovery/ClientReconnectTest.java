@@ -2,7 +2,6 @@ package io.zkion.discovery;
 
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.IgniteCache;
 import org.apache.ignite.events.EventType;
@@ -20,12 +19,7 @@ public class ClientReconnectTest extends ZkIonTestSupport {
         Ignite s1 = start("s1");
         start("s2");
         Ignite c = startClient("c1");
-        List<Integer> clientEvents = new CopyOnWriteArrayList<>();
-
-        c.events().localListen(e -> {
-            clientEvents.add(e.type());
-            return true;
-        }, EventType.EVT_CLIENT_NODE_DISCONNECTED, EventType.EVT_CLIENT_NODE_RECONNECTED);
+        List<Integer> clientEvents = recordReconnects(c);
 
         IgniteCache<Integer, Integer> cache = c.getOrCreateCache("r");
 

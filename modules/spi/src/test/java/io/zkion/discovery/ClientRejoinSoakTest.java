@@ -3,7 +3,6 @@ package io.zkion.discovery;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.ignite.Ignite;
 import org.apache.ignite.events.EventType;
 import org.junit.Test;
@@ -33,12 +32,7 @@ public class ClientRejoinSoakTest extends ZkIonTestSupport {
             start("s2");
 
             Ignite c = startClient("c1");
-            List<Integer> events = new CopyOnWriteArrayList<>();
-
-            c.events().localListen(e -> {
-                events.add(e.type());
-                return true;
-            }, EventType.EVT_CLIENT_NODE_DISCONNECTED, EventType.EVT_CLIENT_NODE_RECONNECTED);
+            List<Integer> events = recordReconnects(c);
 
             c.getOrCreateCache("r").put(1, 1);
 

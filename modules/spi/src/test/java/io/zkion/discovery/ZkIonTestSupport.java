@@ -109,6 +109,19 @@ public abstract class ZkIonTestSupport {
             .setFailureHandler(new StopNodeFailureHandler());
     }
 
+    /** Records the DISCONNECTED and RECONNECTED events a client sees, by type, in the order it sees them. */
+    protected static List<Integer> recordReconnects(Ignite client) {
+        List<Integer> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        client.events().localListen(e -> {
+            seen.add(e.type());
+
+            return true;
+        }, EventType.EVT_CLIENT_NODE_DISCONNECTED, EventType.EVT_CLIENT_NODE_RECONNECTED);
+
+        return seen;
+    }
+
     /** Records the discovery events a node sees, as "TYPE order=N topVer=V", in the order it sees them. */
     protected static List<String> record(Ignite n) {
         List<String> seen = Collections.synchronizedList(new ArrayList<>());
