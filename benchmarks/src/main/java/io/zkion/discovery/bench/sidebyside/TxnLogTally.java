@@ -54,7 +54,7 @@ final class TxnLogTally {
     }
 
     /** Reads the transactions with a zxid strictly between {@code from} and {@code to}. */
-    static TxnLogTally read(File logDir, long from, long to, String root) throws IOException {
+    private static TxnLogTally read(File logDir, long from, long to, String root) throws IOException {
         TxnLogTally t = new TxnLogTally(root);
         FileTxnLog log = new FileTxnLog(logDir);
 
